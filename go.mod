@@ -1,0 +1,3 @@
+module github.com/foreachio/foreach
+
+go 1.26
