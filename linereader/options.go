@@ -1,0 +1,142 @@
+package linereader
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+)
+
+// DefaultBufferSize is the initial buffer size, and the most bytes asked of the source per
+// read, when Options.BufferSize is 0.
+const DefaultBufferSize = 64 << 10
+
+// maxEmptyReads is how many reads in a row may return no data and no error before the
+// reader gives up with io.ErrNoProgress, as bufio does.
+const maxEmptyReads = 100
+
+var (
+	// ErrInvalidOptions is wrapped by the error a Reader reports when its Options
+	// contradict each other or hold an out-of-range value; the message names the fields.
+	ErrInvalidOptions = errors.New("linereader: invalid options")
+
+	// ErrNotSplittable is wrapped by the error a section Reader reports when its options
+	// cannot be read in independent byte ranges (see NewSection).
+	ErrNotSplittable = errors.New("linereader: options cannot be split into sections")
+)
+
+// Options says how input is cut into records. The zero value means lines ending in "\n",
+// separator kept, no limit, 64 KiB reads. See SEMANTICS.md for the exact rules, which
+// follow Ruby's IO.foreach.
+type Options struct {
+	Sep        []byte // record separator; nil or empty means "\n"
+	Paragraph  bool   // records are paragraphs (Ruby's sep "")
+	Whole      bool   // the whole input is one record, or Limit-sized pieces (Ruby's sep nil)
+	Limit      int    // > 0: at most Limit bytes per record, separator included
+	Chomp      bool   // drop the separator that ended each record
+	UTF8       bool   // a Limit cut never splits a UTF-8 character
+	BufferSize int    // initial buffer size and the most bytes asked of the source per read; 0 means 64 KiB
+	MaxRecord  int    // > 0: a longer record stops iteration with *TooLongError; 0: unbounded
+}
+
+// mode is how a record ends, decided once from the Options.
+type mode uint8
+
+const (
+	modeByte      mode = iota // a one-byte separator: the fast path, bytes.IndexByte
+	modeBytes                 // a separator of two or more bytes: bytes.Index
+	modeParagraph             // "\n\n", with runs of newlines between records skipped
+	modeWhole                 // no separator: end of input, or Limit-sized pieces
+)
+
+// config is the validated, decided form of Options, fixed for a Reader's life.
+type config struct {
+	opt      Options
+	mode     mode
+	sep      []byte // the separator (a private copy); "\n\n" in paragraph mode; nil in whole mode
+	sepByte  byte   // sep[0] in modeByte
+	crlf     bool   // default separator: Chomp also removes a "\r" just before the "\n"
+	readSize int    // most bytes asked of the source per read
+	err      error  // invalid options: reported by the first Next
+}
+
+func newConfig(opt Options) config {
+	c := config{opt: opt, readSize: opt.BufferSize}
+	if c.readSize == 0 {
+		c.readSize = DefaultBufferSize
+	}
+	c.err = validate(opt)
+	switch {
+	case opt.Paragraph:
+		c.mode, c.sep = modeParagraph, []byte("\n\n")
+	case opt.Whole:
+		c.mode = modeWhole
+	case len(opt.Sep) == 0 || (len(opt.Sep) == 1 && opt.Sep[0] == '\n'):
+		// An explicit "\n" is the default separator, chomp rule included, as in Ruby.
+		c.mode, c.sep, c.sepByte, c.crlf = modeByte, []byte{'\n'}, '\n', true
+	case len(opt.Sep) == 1:
+		c.mode, c.sep, c.sepByte = modeByte, []byte{opt.Sep[0]}, opt.Sep[0]
+	default:
+		c.mode, c.sep = modeBytes, bytes.Clone(opt.Sep)
+	}
+	c.opt.Sep = c.sep
+	return c
+}
+
+func validate(opt Options) error {
+	var conflicts []string
+	if opt.Paragraph && opt.Whole {
+		conflicts = append(conflicts, "Paragraph and Whole conflict")
+	}
+	if len(opt.Sep) > 0 && opt.Paragraph {
+		conflicts = append(conflicts, "Sep and Paragraph conflict")
+	}
+	if len(opt.Sep) > 0 && opt.Whole {
+		conflicts = append(conflicts, "Sep and Whole conflict")
+	}
+	if opt.BufferSize < 0 {
+		conflicts = append(conflicts, fmt.Sprintf("BufferSize %d is negative", opt.BufferSize))
+	}
+	if opt.MaxRecord < 0 {
+		conflicts = append(conflicts, fmt.Sprintf("MaxRecord %d is negative", opt.MaxRecord))
+	}
+	if len(conflicts) == 0 {
+		return nil
+	}
+	msg := conflicts[0]
+	for _, c := range conflicts[1:] {
+		msg += "; " + c
+	}
+	return fmt.Errorf("%w: %s", ErrInvalidOptions, msg)
+}
+
+// splittable reports why the options cannot be read in independent sections, or nil.
+// A record boundary can be recognised from the bytes just before it only when the
+// separator cannot overlap itself: with "aa", whether "aaa" ends a record depends on
+// everything before it.
+func (c *config) splittable() error {
+	if c.err != nil {
+		return c.err
+	}
+	switch {
+	case c.opt.Paragraph:
+		return fmt.Errorf("%w: Paragraph", ErrNotSplittable)
+	case c.opt.Whole:
+		return fmt.Errorf("%w: Whole", ErrNotSplittable)
+	case c.opt.Limit > 0:
+		return fmt.Errorf("%w: Limit", ErrNotSplittable)
+	case selfOverlapping(c.sep):
+		return fmt.Errorf("%w: Sep %q can overlap itself", ErrNotSplittable, c.sep)
+	}
+	return nil
+}
+
+// selfOverlapping reports whether two occurrences of sep can overlap, that is whether some
+// proper prefix of sep is also a suffix of it ("aa", "aba", "\n\n").
+func selfOverlapping(sep []byte) bool {
+	for k := 1; k < len(sep); k++ {
+		if bytes.Equal(sep[:k], sep[len(sep)-k:]) {
+			return true
+		}
+	}
+	return false
+}

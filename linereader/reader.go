@@ -1,0 +1,438 @@
+package linereader
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"unicode/utf8"
+
+	"github.com/foreachio/foreach/bytelist"
+)
+
+// Reader cuts an input into records, reusing one buffer for the whole loop.
+//
+// Limits and failure modes, up front:
+//   - Records are unbounded by default: a record longer than the buffer grows it
+//     (geometrically, so a 1 GiB line costs about 14 growths), and the buffer can then
+//     hold the longest record's size until the reader is released. Set
+//     Options.MaxRecord to stop on longer records with a *TooLongError instead.
+//   - A read error ends iteration after every byte delivered before it has been
+//     yielded (the last as a partial record if it has no terminator); Err reports it.
+//     A source that returns no data and no error 100 times in a row ends iteration
+//     with io.ErrNoProgress.
+//   - Bytes and Views borrow from the reader's buffer: the slice is valid only until
+//     the next call to Next (or the end of the loop body). Line, Lines and Batches copy.
+//   - A Reader is not safe for concurrent use.
+type Reader struct {
+	cfg config
+
+	// The source. file is non-nil when Open made the source; Close closes it.
+	src  io.Reader
+	file *os.File
+
+	// The buffer. Invariants, restored by every method before it returns:
+	//   - data == buf.Bytes(): refreshed after every call that changes buf.
+	//   - data[:start] is consumed (yielded or skipped); data[start:] is input not yet
+	//     yielded, and it starts the next record (paragraph mode: after the newlines
+	//     that Next skips first).
+	//   - start <= scan <= len(data): data[start:scan] has been searched and holds no
+	//     separator that could end the record starting at start, so a search resumes at
+	//     scan instead of rescanning (for a multi-byte separator scan backs off by
+	//     len(sep)-1 bytes, since a separator may straddle two reads).
+	//   - base is the input offset of data[0]; origin is the offset reading began at.
+	buf    *bytelist.ByteList
+	data   []byte
+	start  int
+	scan   int
+	base   int64
+	origin int64
+
+	// The source's state. eof: the source will deliver nothing more (io.EOF, or an error
+	// kept in rerr to report once the buffered bytes are yielded). empties counts reads in
+	// a row that returned nothing.
+	eof     bool
+	rerr    error
+	empties int
+
+	// The current record: rec is a view of data, valid until the next Next.
+	rec    []byte
+	recOff int64
+	lineNo int64
+
+	// stopAt >= 0 ends a section: no record starting at or after it is yielded. seek: the
+	// section has yet to skip to its first record boundary.
+	stopAt int64
+	seek   bool
+
+	err  error // sticky: set when Next returns false because of an error
+	done bool  // Next has returned false and will keep doing so
+
+	stats Stats
+
+	// sinceGrow is the number of bytes consumed since the buffer last grew: once it is
+	// past the capacity, a large buffer has outlived the record that needed it.
+	sinceGrow  int64
+	growsSeen  int
+	releaseCap int
+}
+
+// Stats describes what a Reader has done since it was made or last Reset.
+type Stats struct {
+	Records   int64
+	Bytes     int64 // input bytes consumed, skipped paragraph newlines included
+	Reads     int   // calls to the source's Read
+	MaxRecord int   // longest record yielded, in bytes, after Chomp
+	Buffer    bytelist.Stats
+}
+
+// TooLongError is the error Err reports when a record is longer than Options.MaxRecord.
+// Iteration stops before the record; every record before it has been yielded.
+type TooLongError struct {
+	Offset int64 // where the record starts
+	LineNo int64 // line number of the record that was too long (LineNo()+1 at the time)
+	Max    int   // the MaxRecord in force
+}
+
+func (e *TooLongError) Error() string {
+	return fmt.Sprintf("linereader: record %d at offset %d is longer than the maximum of %d bytes", e.LineNo, e.Offset, e.Max)
+}
+
+// New returns a Reader of the records of src. Invalid options are reported by Err after
+// the first Next returns false.
+func New(src io.Reader, opt Options) *Reader {
+	r := &Reader{cfg: newConfig(opt), stopAt: -1}
+	size := r.cfg.readSize
+	if r.cfg.err != nil {
+		size = 0
+	}
+	r.buf = bytelist.New(size)
+	r.releaseCap = max(16*r.cfg.readSize, 1<<20)
+	r.Reset(src)
+	return r
+}
+
+// Open opens the named file and returns a Reader of its records that owns the file:
+// Close closes it. An error opening the file is returned as is (an *fs.PathError).
+func Open(name string, opt Options) (*Reader, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	r := New(f, opt)
+	r.file = f
+	return r, nil
+}
+
+// Reset makes the reader start over on src, with the same options and the same buffer
+// (soft reset: its capacity is kept). It closes a file that Open made. Line numbers,
+// offsets and Stats start again from 0, except Stats.Buffer, which is the buffer's whole
+// history.
+func (r *Reader) Reset(src io.Reader) {
+	if r.file != nil {
+		r.file.Close()
+		r.file = nil
+	}
+	r.src = src
+	r.buf.Reset()
+	r.data = r.buf.Bytes()
+	r.start, r.scan, r.base, r.origin = 0, 0, 0, 0
+	r.eof, r.rerr, r.empties = false, nil, 0
+	r.rec, r.recOff, r.lineNo = nil, 0, 0
+	r.stopAt, r.seek = -1, false
+	r.err, r.done = nil, false
+	r.stats = Stats{}
+	r.sinceGrow, r.growsSeen = 0, r.buf.Stats().Grows
+}
+
+// Close closes the file if Open made the reader, and ends iteration. It is idempotent.
+// It does not close a source given to New.
+func (r *Reader) Close() error {
+	r.done = true
+	r.rec = nil
+	if r.file == nil {
+		return nil
+	}
+	err := r.file.Close()
+	r.file = nil
+	return err
+}
+
+// Next advances to the next record, which Bytes, Line and Text then return. It returns
+// false at the end of the input or on an error, which Err then reports.
+func (r *Reader) Next() bool {
+	if r.done {
+		return false
+	}
+	if r.cfg.err != nil {
+		return r.fail(r.cfg.err)
+	}
+	r.rec = nil
+	if r.seek {
+		r.seekBoundary()
+	}
+	sepLen := len(r.cfg.sep)
+	limit, maxRec := r.cfg.opt.Limit, r.cfg.opt.MaxRecord
+	for {
+		if r.cfg.mode == modeParagraph {
+			r.skipNewlines()
+		}
+		if r.stopAt >= 0 && r.base+int64(r.start) >= r.stopAt {
+			return r.finish()
+		}
+		avail := len(r.data) - r.start
+		if avail == 0 {
+			if r.eof {
+				return r.finish()
+			}
+			r.fill()
+			continue
+		}
+
+		// The search window: the whole buffer, or the first Limit bytes of the record.
+		hi, cut := len(r.data), false
+		if limit > 0 && limit <= avail {
+			hi, cut = r.start+limit, true
+		}
+		end := -1
+		switch r.cfg.mode {
+		case modeByte:
+			if i := bytes.IndexByte(r.data[r.scan:hi], r.cfg.sepByte); i >= 0 {
+				end = r.scan + i + 1
+			}
+		case modeBytes, modeParagraph:
+			if i := bytes.Index(r.data[r.scan:hi], r.cfg.sep); i >= 0 {
+				end = r.scan + i + sepLen
+			}
+		}
+		switch {
+		case end >= 0:
+			return r.emit(end, true)
+		case cut:
+			return r.cutAtLimit(hi)
+		case maxRec > 0 && avail > maxRec:
+			return r.tooLong()
+		case r.eof:
+			// The last record, unterminated, with limit to spare: it counts as a line.
+			return r.emit(len(r.data), true)
+		}
+		// Nothing ends the record in what is buffered: remember how far the search got
+		// (a separator may straddle this read and the next) and read more.
+		if sepLen > 1 {
+			r.scan = max(r.start, hi-(sepLen-1))
+		} else {
+			r.scan = hi
+		}
+		r.fill()
+	}
+}
+
+// skipNewlines drops the newlines before a paragraph, reading as needed.
+func (r *Reader) skipNewlines() {
+	for {
+		for r.start < len(r.data) && r.data[r.start] == '\n' {
+			r.start++
+		}
+		r.scan = max(r.scan, r.start)
+		if r.start < len(r.data) || r.eof {
+			return
+		}
+		r.fill()
+	}
+}
+
+// cutAtLimit yields the record data[start:hi] that the limit cut, first extending it by
+// up to 3 bytes when Options.UTF8 says not to split a character.
+func (r *Reader) cutAtLimit(hi int) bool {
+	n := hi - r.start
+	if !r.cfg.opt.UTF8 {
+		return r.emit(hi, false)
+	}
+	ext := 0
+	for ext < 3 && incompleteUTF8(r.data[r.start:r.start+n]) {
+		if r.start+n < len(r.data) {
+			n++
+			ext++
+			continue
+		}
+		if r.eof {
+			break
+		}
+		r.fill() // may move the buffer: n is relative to start, which stays valid
+	}
+	end := r.start + n
+	ended := ext > 0 && r.cfg.mode != modeWhole && bytes.HasSuffix(r.data[r.start:end], r.cfg.sep)
+	return r.emit(end, ended)
+}
+
+// incompleteUTF8 reports whether p ends inside a UTF-8 sequence that more bytes could
+// still complete: its last character starts with a lead byte that announces more bytes
+// than follow it. An invalid sequence counts as complete, so it is never extended.
+func incompleteUTF8(p []byte) bool {
+	for k := 1; k <= 3 && k <= len(p); k++ {
+		if c := p[len(p)-k]; !utf8.RuneStart(c) {
+			continue
+		}
+		return !utf8.FullRune(p[len(p)-k:])
+	}
+	return false
+}
+
+// emit makes data[start:end] the current record. ended says whether the record counts as
+// a line for LineNo: it ended on its separator, or at end of input with limit to spare.
+func (r *Reader) emit(end int, ended bool) bool {
+	rec := r.data[r.start:end:end]
+	if max := r.cfg.opt.MaxRecord; max > 0 && len(rec) > max {
+		return r.tooLong()
+	}
+	if ended {
+		r.lineNo++
+		if r.cfg.opt.Chomp {
+			rec = r.chomp(rec)
+		}
+	}
+	r.rec = rec
+	r.recOff = r.base + int64(r.start)
+	r.start, r.scan = end, end
+	r.stats.Records++
+	r.stats.MaxRecord = max(r.stats.MaxRecord, len(rec))
+	return true
+}
+
+// chomp removes the separator that ends rec, if it ends with one (a record that ended at
+// end of input may not).
+func (r *Reader) chomp(rec []byte) []byte {
+	switch r.cfg.mode {
+	case modeWhole:
+		return rec
+	case modeByte:
+		n := len(rec)
+		if n == 0 || rec[n-1] != r.cfg.sepByte {
+			return rec
+		}
+		if r.cfg.crlf && n >= 2 && rec[n-2] == '\r' {
+			return rec[: n-2 : n-2]
+		}
+		return rec[: n-1 : n-1]
+	}
+	if bytes.HasSuffix(rec, r.cfg.sep) {
+		n := len(rec) - len(r.cfg.sep)
+		return rec[:n:n]
+	}
+	return rec
+}
+
+func (r *Reader) tooLong() bool {
+	return r.fail(&TooLongError{Offset: r.base + int64(r.start), LineNo: r.lineNo + 1, Max: r.cfg.opt.MaxRecord})
+}
+
+// finish ends iteration at the end of the input, reporting a read error kept until the
+// buffered bytes were yielded.
+func (r *Reader) finish() bool {
+	r.done = true
+	r.rec = nil
+	r.err = r.rerr
+	return false
+}
+
+func (r *Reader) fail(err error) bool {
+	r.done = true
+	r.rec = nil
+	r.err = err
+	return false
+}
+
+// fill reads once from the source into the buffer. To make room it first moves the
+// unconsumed bytes to the front when that frees enough space, and otherwise lets the
+// buffer grow geometrically: it grows only when one record does not fit.
+func (r *Reader) fill() {
+	rs := r.cfg.readSize
+	if r.start > 0 && r.buf.Cap()-r.buf.Len() < rs {
+		r.compact()
+	}
+	spare := r.buf.Cap() - r.buf.Len()
+	n := rs
+	if spare >= rs/2 && spare > 0 {
+		n = min(spare, rs)
+	}
+	m, err := r.buf.Fill(r.src, n)
+	r.stats.Reads++
+	r.data = r.buf.Bytes()
+	if g := r.buf.Stats().Grows; g != r.growsSeen {
+		r.growsSeen, r.sinceGrow = g, 0
+	}
+	switch {
+	case err != nil:
+		r.eof = true
+		if err != io.EOF {
+			r.rerr = err
+		}
+	case m > 0:
+		r.empties = 0
+	default:
+		r.empties++
+		if r.empties >= maxEmptyReads {
+			r.eof, r.rerr = true, io.ErrNoProgress
+		}
+	}
+}
+
+// compact drops the consumed prefix data[:start], moving the rest to the front. When the
+// buffer grew for a record long gone, it also gives the large array back.
+func (r *Reader) compact() {
+	s := r.start
+	r.sinceGrow += int64(s)
+	if s == len(r.data) {
+		r.buf.Reset()
+	} else {
+		r.buf.Discard(s)
+	}
+	if c := r.buf.Cap(); c > r.releaseCap && r.sinceGrow > int64(c) && r.buf.Len() < c/4 {
+		r.buf.Release(max(r.cfg.readSize, 2*r.buf.Len()))
+		r.sinceGrow = 0
+	}
+	r.data = r.buf.Bytes()
+	r.base += int64(s)
+	r.start, r.scan = 0, r.scan-s
+}
+
+// Bytes returns the current record, borrowed from the reader's buffer: it is valid only
+// until the next call to Next, Reset or Close, which may overwrite it. Its capacity is
+// capped, so appending to it copies. Use Line for a record to keep.
+func (r *Reader) Bytes() []byte { return r.rec }
+
+// Line returns a copy of the current record, owned by the caller: an exact-size
+// allocation (len == cap) that shares memory with nothing else. It returns nil when there
+// is no current record.
+func (r *Reader) Line() []byte {
+	if r.rec == nil {
+		return nil
+	}
+	l := make([]byte, len(r.rec))
+	copy(l, r.rec)
+	return l
+}
+
+// Text returns the current record as a string (a copy).
+func (r *Reader) Text() string { return string(r.rec) }
+
+// LineNo returns Ruby's lineno after the current record: the number of records so far
+// that ended on their separator or at end of input with limit to spare. Records cut by
+// Options.Limit do not count. In a section it counts from 0 at the section's start.
+func (r *Reader) LineNo() int64 { return r.lineNo }
+
+// Offset returns the byte offset in the input where the current record starts (in
+// paragraph mode, after the newlines skipped before it). In a section it is absolute.
+func (r *Reader) Offset() int64 { return r.recOff }
+
+// Err returns the error that ended iteration, or nil at a clean end of input. It never
+// returns io.EOF. Once set it stays set until Reset.
+func (r *Reader) Err() error { return r.err }
+
+// Stats returns what the reader has done since it was made or Reset.
+func (r *Reader) Stats() Stats {
+	s := r.stats
+	s.Bytes = r.base + int64(r.start) - r.origin
+	s.Buffer = r.buf.Stats()
+	return s
+}

@@ -1,0 +1,240 @@
+package linereader
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"sync"
+)
+
+// NewSection yields the records whose first byte lies in [start, end) of src, reading past
+// end to finish the last of them. For any partition of [0, size) into sections, the
+// sections' records, in order, are exactly the records of one sequential read. Offset is
+// absolute; LineNo counts from 0 within the section. Only separators that cannot overlap
+// themselves are splittable (not Paragraph, Whole or Limit, nor a Sep such as "aa" or
+// "aba"): with other options the first Next returns false and Err says why (it wraps
+// ErrNotSplittable).
+//
+// A record starts at offset 0 and right after every occurrence of the separator, because
+// a separator that cannot overlap itself is always matched where it occurs. So a section
+// that does not start at 0 reads from len(Sep) bytes before start and skips to the end of
+// the first separator ending at or after start: the record straddling start belongs to
+// the section before, and a separator straddling start is seen whole.
+func NewSection(src io.ReaderAt, start, end int64, opt Options) *Reader {
+	from := max(0, start-int64(max(len(opt.Sep), 1)))
+	if start <= 0 {
+		from = 0
+	}
+	r := New(io.NewSectionReader(src, from, math.MaxInt64-from), opt)
+	if err := r.cfg.splittable(); err != nil {
+		r.cfg.err = err
+		return r
+	}
+	if start < 0 || end < start {
+		r.cfg.err = errors.New("linereader: section bounds out of order")
+		return r
+	}
+	r.base, r.origin = from, from
+	r.stopAt = end
+	r.seek = start > 0
+	return r
+}
+
+// seekBoundary consumes input up to the end of the first separator, which is where the
+// section's first record starts; without one, the section has no record.
+func (r *Reader) seekBoundary() {
+	sepLen := len(r.cfg.sep)
+	for {
+		var i int
+		if sepLen == 1 {
+			i = bytes.IndexByte(r.data[r.scan:], r.cfg.sepByte)
+		} else {
+			i = bytes.Index(r.data[r.scan:], r.cfg.sep)
+		}
+		if i >= 0 {
+			r.start = r.scan + i + sepLen
+			r.scan = r.start
+			r.seek = false
+			return
+		}
+		// Keep only the bytes that could begin a separator straddling the next read.
+		r.start = max(r.start, len(r.data)-(sepLen-1))
+		r.scan = r.start
+		if r.eof {
+			r.start, r.scan = len(r.data), len(r.data)
+			r.seek = false
+			return
+		}
+		r.fill()
+	}
+}
+
+// countChunk is how many bytes a parallel Count worker reads per ReadAt.
+const countChunk = 1 << 20
+
+// minParallelCount is the smallest file Count splits into sections: below it, starting
+// workers costs more than it saves.
+const minParallelCount = 4 << 20
+
+// Count returns the number of records in the named file, reading it in up to `workers`
+// sections at once when the options are splittable, sequentially otherwise; workers < 1
+// means runtime.NumCPU().
+//
+// With a separator that cannot overlap itself, no Limit and no MaxRecord, the count is the
+// number of separators, plus one for an unterminated last record: it is counted with
+// bytes.Count over large reads, without cutting records. Pipes, small files and other
+// options are counted by a sequential read.
+func Count(name string, opt Options, workers int) (int64, error) {
+	if workers < 1 {
+		workers = runtime.NumCPU()
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	cfg := newConfig(opt)
+	fast := cfg.splittable() == nil && opt.MaxRecord == 0
+	if !fast {
+		return countRecords(New(f, opt))
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	if !st.Mode().IsRegular() || st.Size() < minParallelCount || workers == 1 {
+		return countStream(f, cfg)
+	}
+	return countParallel(f, st.Size(), cfg, workers)
+}
+
+func countRecords(r *Reader) (int64, error) {
+	var n int64
+	for r.Next() {
+		n++
+	}
+	return n, r.Err()
+}
+
+// countStream counts separators in one sequential read, keeping the last len(sep)-1 bytes
+// of each read so that a separator straddling two reads is counted once.
+func countStream(src io.Reader, cfg config) (int64, error) {
+	sep := cfg.sep
+	buf := make([]byte, max(cfg.readSize, countChunk)+len(sep))
+	var occ int64
+	keep, total := 0, int64(0)
+	endsWithSep := false
+	empties := 0
+	for {
+		n, err := src.Read(buf[keep:])
+		if n > 0 {
+			empties = 0
+			total += int64(n)
+			data := buf[:keep+n]
+			occ += int64(bytes.Count(data, sep))
+			endsWithSep = bytes.HasSuffix(data, sep)
+			// A separator cannot overlap itself, so the carried bytes hold no whole one.
+			keep = min(len(sep)-1, len(data))
+			copy(buf, data[len(data)-keep:])
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+		if n == 0 {
+			if empties++; empties >= maxEmptyReads {
+				return 0, io.ErrNoProgress
+			}
+		}
+	}
+	if total > 0 && !endsWithSep {
+		occ++
+	}
+	return occ, nil
+}
+
+// countParallel splits [0, size) into chunks handed out to workers; each counts the
+// separators that start inside its chunk, reading len(sep)-1 bytes past it.
+func countParallel(f *os.File, size int64, cfg config, workers int) (int64, error) {
+	sep := cfg.sep
+	chunk := max(int64(countChunk)*4, size/int64(workers*8))
+	nchunks := (size + chunk - 1) / chunk
+	var (
+		mu    sync.Mutex
+		total int64
+		first error
+		next  int64
+		wg    sync.WaitGroup
+	)
+	for w := 0; w < workers && int64(w) < nchunks; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, countChunk+len(sep)-1)
+			var occ int64
+			for {
+				mu.Lock()
+				k := next
+				next++
+				stop := first != nil
+				mu.Unlock()
+				if k >= nchunks || stop {
+					break
+				}
+				lo, hi := k*chunk, min((k+1)*chunk, size)
+				n, err := countRange(f, lo, hi, size, sep, buf)
+				if err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+					return
+				}
+				occ += n
+			}
+			mu.Lock()
+			total += occ
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		return 0, first
+	}
+	tail := make([]byte, min(int64(len(sep)), size))
+	if _, err := f.ReadAt(tail, size-int64(len(tail))); err != nil && err != io.EOF {
+		return 0, err
+	}
+	if size > 0 && !bytes.Equal(tail, sep) {
+		total++
+	}
+	return total, nil
+}
+
+// countRange counts the separators that start in [lo, hi) of f, whose size is size.
+func countRange(f *os.File, lo, hi, size int64, sep, buf []byte) (int64, error) {
+	var occ int64
+	overlap := int64(len(sep) - 1)
+	for pos := lo; pos < hi; {
+		step := min(int64(len(buf))-overlap, hi-pos)
+		want := min(step+overlap, size-pos)
+		n, err := f.ReadAt(buf[:want], pos)
+		if int64(n) < want {
+			if err == nil || err == io.EOF {
+				err = io.ErrUnexpectedEOF // the file shrank while it was counted
+			}
+			return 0, err
+		}
+		// buf[step:n] is shorter than sep, so no separator starting there is counted:
+		// it belongs to the next step, which sees it whole.
+		occ += int64(bytes.Count(buf[:n], sep))
+		pos += step
+	}
+	return occ, nil
+}
