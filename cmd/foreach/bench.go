@@ -1,0 +1,483 @@
+package main
+
+// foreach bench: the engine against the standard library on the same files.
+//
+// Every contender reads the whole file from an *os.File opened outside the timed
+// region and runs the same loop body, touch, over each record it yields. They
+// all yield the same records, terminator included (the Scanner contenders use
+// scanLinesKeep, which is bufio.ScanLines without the chomp), so their record
+// counts and byte totals must agree: they are checked against the first
+// contender after every run, before any number is printed.
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/dustin/go-humanize"
+	"github.com/spf13/pflag"
+	"golang.org/x/exp/stats"
+
+	"github.com/foreachio/foreach/linereader"
+	"github.com/foreachio/foreach/testdata/gen/corpus"
+)
+
+const benchUsageHead = `Usage: foreach bench [flags] [FILE...]
+
+For each FILE, time the linereader engine (Lines: records copied out; Views:
+records borrowed; Batches: records copied in blocks) against bufio.Scanner
+(borrowed tokens, and each token copied), bufio.Reader.ReadBytes, and a naive
+per-line buffer that starts empty for every line and grows by 1.5x
+(cap*3/2+1, copying) as 128-byte steps arrive from a bufio.Reader.
+Contenders alternate within each round, the starting one rotating from round
+to round; every run's record count and byte total is checked against the first
+contender's before anything is reported.
+
+The table shows the median MB/s (10^6 bytes per second) over the runs with
+its min-max range, heap allocations per record (runtime.MemStats.Mallocs),
+buffer growths per run (- for bufio, which does not report them) and the
+speed relative to bufio.Scanner+copy.
+
+With no FILE, write the two reference corpora, tall (many short lines) and
+wide (few very long lines), to a temporary directory, benchmark them and
+remove them.
+
+Flags:
+`
+
+// benchConfig is the parsed command line of foreach bench.
+type benchConfig struct {
+	runs   int
+	size   int // corpus size with no FILE
+	buffer int // read size of every contender
+	files  []string
+}
+
+func parseBenchArgs(args []string) (*benchConfig, bool, error) {
+	cfg := &benchConfig{}
+	var size, buffer string
+	var help bool
+	fs := pflag.NewFlagSet("foreach bench", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.SetOutput(discard{})
+	fs.IntVar(&cfg.runs, "runs", 5, "timed runs of each contender on each file")
+	fs.StringVar(&size, "size", "32MiB", "with no FILE: size of each reference corpus (`SIZE`)")
+	fs.StringVar(&buffer, "buffer", "64KiB", "bytes per read for every contender (`SIZE`)")
+	fs.BoolVarP(&help, "help", "h", false, "print this help")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil, true, nil
+		}
+		return nil, false, &usageError{err.Error()}
+	}
+	if help {
+		return nil, true, nil
+	}
+	if cfg.runs < 1 {
+		return nil, false, usagef("invalid --runs %d: must be at least 1", cfg.runs)
+	}
+	var err error
+	if cfg.size, err = parseSize(size); err != nil || cfg.size < 1 {
+		if err == nil {
+			err = errors.New("must be at least 1 byte")
+		}
+		return nil, false, usagef("invalid --size %q: %v", size, err)
+	}
+	if cfg.buffer, err = parseSize(buffer); err != nil || cfg.buffer < 1 {
+		if err == nil {
+			err = errors.New("must be at least 1 byte")
+		}
+		return nil, false, usagef("invalid --buffer %q: %v", buffer, err)
+	}
+	cfg.files = fs.Args()
+	return cfg, false, nil
+}
+
+func benchUsage() string {
+	var b strings.Builder
+	b.WriteString(benchUsageHead)
+	fs := pflag.NewFlagSet("foreach bench", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.Int("runs", 5, "timed runs of each contender on each file")
+	fs.String("size", "32MiB", "with no FILE: size of each reference corpus (`SIZE`)")
+	fs.String("buffer", "64KiB", "bytes per read for every contender (`SIZE`)")
+	fs.BoolP("help", "h", false, "print this help")
+	b.WriteString(fs.FlagUsages())
+	return b.String()
+}
+
+func runBench(args []string, stdout, stderr io.Writer) int {
+	cfg, help, err := parseBenchArgs(args)
+	switch {
+	case help:
+		fmt.Fprint(stdout, benchUsage())
+		return 0
+	case err != nil:
+		fmt.Fprintf(stderr, "foreach bench: %v\n%s", err, benchUsage())
+		return 2
+	}
+	start := time.Now()
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	fmt.Fprintf(w, "foreach bench: %s\n", machine())
+
+	files := cfg.files
+	if len(files) == 0 {
+		dir, err := os.MkdirTemp("", "foreach-bench-")
+		if err != nil {
+			fmt.Fprintf(stderr, "foreach bench: %v\n", err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		for _, shape := range []corpus.Shape{corpus.Tall, corpus.Wide} {
+			name := filepath.Join(dir, string(shape)+".txt")
+			spec := corpus.Spec{Shape: shape, Seed: 1, Size: int64(cfg.size)}
+			if _, err := corpus.WriteFile(name, spec); err != nil {
+				fmt.Fprintf(stderr, "foreach bench: writing the %s corpus: %v\n", shape, err)
+				return 1
+			}
+			files = append(files, name)
+		}
+	}
+
+	status := 0
+	for _, name := range files {
+		display := name
+		if len(cfg.files) == 0 {
+			display = filepath.Base(name) + " (corpus " + strings.TrimSuffix(filepath.Base(name), ".txt") + ")"
+		}
+		fmt.Fprintln(w)
+		if err := benchFile(w, name, display, cfg); err != nil {
+			w.Flush()
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			fmt.Fprintf(stderr, "foreach bench: %s: %v\n", name, err)
+			status = 1
+		}
+	}
+	fmt.Fprintf(w, "\n%d runs of each contender per file, alternated; total %s\n",
+		cfg.runs, time.Since(start).Round(100*time.Millisecond))
+	return status
+}
+
+// machine names the machine for the header: GOOS/GOARCH, CPUs, Go version and
+// the CPU model when /proc/cpuinfo tells it.
+func machine() string {
+	s := fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.Lines(string(b)) {
+			k, v, ok := strings.Cut(line, ":")
+			if ok && strings.TrimSpace(k) == "model name" {
+				s += ", " + strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	return s
+}
+
+// result is what one run of a contender saw.
+type result struct {
+	records int64
+	bytes   int64
+	grows   int // buffer growths; -1: not known
+	longest int // longest record, engine only (0 otherwise)
+	sink    int // keeps the loop bodies from being optimized away
+}
+
+// touch is the loop body of every contender: it reads the record's length and
+// first byte, so borrowed records are really looked at.
+func touch(res *result, rec []byte) {
+	res.records++
+	res.bytes += int64(len(rec))
+	if len(rec) > 0 {
+		res.sink += int(rec[0])
+	}
+}
+
+// contender reads all of f and reports what it saw.
+type contender struct {
+	name string
+	run  func(f *os.File, size int64, buffer int) (result, error)
+}
+
+var contenders = []contender{
+	{"engine Lines", benchLines},
+	{"engine Views", benchViews},
+	{"engine Batches", benchBatches},
+	{"bufio.Scanner", benchScanner},
+	{"bufio.Scanner+copy", benchScannerCopy},
+	{"bufio.ReadBytes", benchReadBytes},
+	{"naive 1.5x line buffer", benchNaive},
+}
+
+// baseline is the contender the last column compares with.
+const baseline = "bufio.Scanner+copy"
+
+func benchLines(f *os.File, _ int64, buffer int) (result, error) {
+	var res result
+	r := linereader.New(f, linereader.Options{BufferSize: buffer})
+	for rec := range r.Lines() {
+		touch(&res, rec)
+	}
+	st := r.Stats()
+	res.grows, res.longest = st.Buffer.Grows, st.MaxRecord
+	return res, r.Err()
+}
+
+func benchViews(f *os.File, _ int64, buffer int) (result, error) {
+	var res result
+	r := linereader.New(f, linereader.Options{BufferSize: buffer})
+	for rec := range r.Views() {
+		touch(&res, rec)
+	}
+	st := r.Stats()
+	res.grows, res.longest = st.Buffer.Grows, st.MaxRecord
+	return res, r.Err()
+}
+
+func benchBatches(f *os.File, _ int64, buffer int) (result, error) {
+	var res result
+	r := linereader.New(f, linereader.Options{BufferSize: buffer})
+	for batch := range r.Batches() {
+		for _, rec := range batch {
+			touch(&res, rec)
+		}
+	}
+	st := r.Stats()
+	res.grows, res.longest = st.Buffer.Grows, st.MaxRecord
+	return res, r.Err()
+}
+
+// scanLinesKeep is bufio.ScanLines keeping the "\n" (and any "\r" before it),
+// so that the Scanner yields the same records as the other contenders.
+func scanLinesKeep(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if atEOF && len(data) == 0 {
+		return 0, nil, nil
+	}
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return i + 1, data[:i+1], nil
+	}
+	if atEOF {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
+}
+
+func newScanner(f *os.File, size int64, buffer int) *bufio.Scanner {
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, buffer), int(size)+1) // room for the longest line
+	sc.Split(scanLinesKeep)
+	return sc
+}
+
+func benchScanner(f *os.File, size int64, buffer int) (result, error) {
+	res := result{grows: -1}
+	sc := newScanner(f, size, buffer)
+	for sc.Scan() {
+		touch(&res, sc.Bytes())
+	}
+	return res, sc.Err()
+}
+
+func benchScannerCopy(f *os.File, size int64, buffer int) (result, error) {
+	res := result{grows: -1}
+	sc := newScanner(f, size, buffer)
+	for sc.Scan() {
+		touch(&res, bytes.Clone(sc.Bytes()))
+	}
+	return res, sc.Err()
+}
+
+func benchReadBytes(f *os.File, _ int64, buffer int) (result, error) {
+	res := result{grows: -1}
+	br := bufio.NewReaderSize(f, buffer)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			touch(&res, line)
+		}
+		if err == io.EOF {
+			return res, nil
+		}
+		if err != nil {
+			return res, err
+		}
+	}
+}
+
+// naiveStep is how many bytes the naive contender takes from its bufio.Reader
+// at a time.
+const naiveStep = 128
+
+// benchNaive is the pattern this project replaces: a fresh buffer for every
+// line, grown by 1.5x (copying what it holds) whenever the next step does not fit.
+func benchNaive(f *os.File, _ int64, buffer int) (result, error) {
+	var res result
+	br := bufio.NewReaderSize(f, max(buffer, naiveStep))
+	var line []byte // starts empty for every line
+	for {
+		step, err := br.Peek(naiveStep)
+		if len(step) == 0 {
+			if len(line) > 0 {
+				touch(&res, line)
+			}
+			if err == io.EOF {
+				err = nil
+			}
+			return res, err
+		}
+		n, end := len(step), false
+		if i := bytes.IndexByte(step, '\n'); i >= 0 {
+			n, end = i+1, true
+		}
+		if len(line)+n > cap(line) {
+			c := cap(line)
+			for len(line)+n > c {
+				c = c*3/2 + 1
+			}
+			grown := make([]byte, len(line), c)
+			copy(grown, line)
+			line = grown
+			res.grows++
+		}
+		line = append(line, step[:n]...)
+		br.Discard(n)
+		if end {
+			touch(&res, line)
+			line = nil
+		}
+	}
+}
+
+// sample is one timed run.
+type sample struct {
+	mbps    float64
+	mallocs uint64
+	res     result
+}
+
+// benchFile runs every contender cfg.runs times on the file name and prints its table.
+func benchFile(w io.Writer, name, display string, cfg *benchConfig) error {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return errors.New("not a regular file")
+	}
+	size := fi.Size()
+	// Warm the page cache so that the first contender does not pay for it.
+	if err := readAll(name); err != nil {
+		return err
+	}
+	samples := make([][]sample, len(contenders))
+	for round := range cfg.runs {
+		for k := range contenders {
+			i := (k + round) % len(contenders) // rotate who goes first
+			s, err := timeOne(contenders[i], name, size, cfg.buffer)
+			if err != nil {
+				return fmt.Errorf("%s: %w", contenders[i].name, err)
+			}
+			samples[i] = append(samples[i], s)
+		}
+		// Verify before reporting: every contender saw the same records.
+		ref := samples[0][round].res
+		for i, c := range contenders {
+			got := samples[i][round].res
+			if got.records != ref.records || got.bytes != ref.bytes {
+				return fmt.Errorf("%s saw %d records, %d bytes; %s saw %d records, %d bytes",
+					c.name, got.records, got.bytes, contenders[0].name, ref.records, ref.bytes)
+			}
+		}
+	}
+	ref := samples[0][0].res
+	fmt.Fprintf(w, "%s: %s, %s records, longest %s\n", display,
+		humanize.IBytes(uint64(size)), humanize.Comma(ref.records), humanize.IBytes(uint64(ref.longest)))
+
+	base := 0.0
+	for i, c := range contenders {
+		if c.name == baseline {
+			base = median(samples[i], func(s sample) float64 { return s.mbps })
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "contender\tMB/s\tmin–max\tallocs/record\tgrowths/run\tvs Scanner+copy\t\n")
+	for i, c := range contenders {
+		ss := samples[i]
+		mbps := median(ss, func(s sample) float64 { return s.mbps })
+		lo, hi := ss[0].mbps, ss[0].mbps
+		for _, s := range ss {
+			lo, hi = min(lo, s.mbps), max(hi, s.mbps)
+		}
+		allocs := "-"
+		if ref.records > 0 {
+			allocs = fmt.Sprintf("%.2f", median(ss, func(s sample) float64 { return float64(s.mallocs) })/float64(ref.records))
+		}
+		growths := "-"
+		if ss[0].res.grows >= 0 {
+			growths = fmt.Sprintf("%.0f", median(ss, func(s sample) float64 { return float64(s.res.grows) }))
+		}
+		rel := "-"
+		if base > 0 {
+			rel = fmt.Sprintf("%.2f×", mbps/base)
+		}
+		fmt.Fprintf(tw, "%s\t%.0f\t%.0f–%.0f\t%s\t%s\t%s\t\n", c.name, mbps, lo, hi, allocs, growths, rel)
+	}
+	return tw.Flush()
+}
+
+// timeOne opens the file, then times one run of c over it and counts its allocations.
+func timeOne(c contender, name string, size int64, buffer int) (sample, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return sample{}, err
+	}
+	defer f.Close()
+	runtime.GC()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	t0 := time.Now()
+	res, err := c.run(f, size, buffer)
+	d := time.Since(t0)
+	runtime.ReadMemStats(&m1)
+	benchSink += res.sink
+	if err != nil {
+		return sample{}, err
+	}
+	return sample{
+		mbps:    float64(res.bytes) / 1e6 / max(d.Seconds(), 1e-9),
+		mallocs: m1.Mallocs - m0.Mallocs,
+		res:     res,
+	}, nil
+}
+
+var benchSink int
+
+func median(ss []sample, f func(sample) float64) float64 {
+	v := make([]float64, len(ss))
+	for i, s := range ss {
+		v[i] = f(s)
+	}
+	return stats.Median(v)
+}
+
+func readAll(name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(io.Discard, f)
+	return err
+}

@@ -1,0 +1,290 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+
+	"github.com/dustin/go-humanize"
+	"github.com/spf13/pflag"
+
+	"github.com/foreachio/foreach/linereader"
+)
+
+// config is the parsed command line of `foreach [flags] [FILE...]`.
+type config struct {
+	opt      linereader.Options
+	ors      []byte // written after each record; nil: nothing
+	number   bool   // -n
+	withName bool   // -H
+	count    bool   // -c
+	stats    bool   // --stats
+	progress progressMode
+	jobs     int // -j, for --count
+	files    []string
+}
+
+// progressMode says whether to draw the progress bar.
+type progressMode int
+
+const (
+	progressAuto progressMode = iota // on when stderr is a terminal and the input is large
+	progressOn
+	progressOff
+)
+
+// usageError is a bad flag or value: the command prints it with the usage and exits 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// errVersion asks for the version line.
+var errVersion = errors.New("version requested")
+
+const usageHead = `Usage: foreach [flags] [FILE...]
+       foreach bench [flags] [FILE...]
+
+Print the records of each FILE in order on standard output; with no FILE, or
+when FILE is -, read standard input. With no flags the output is a byte-exact
+copy of the input. A file that cannot be read is reported on standard error
+and skipped (exit status 1); bad flags exit with status 2.
+'foreach bench --help' describes the benchmark.
+
+Flags:
+`
+
+const usageTail = `
+STR values understand the escapes \n \r \t \0 \\ and \xHH.
+SIZE values take a number of bytes or a unit: 4096, 64KiB, 64MiB, 1G (1G = 10^9,
+1GiB = 2^30).
+
+-n numbers lines as Ruby's $. and cat -n do: the number is right-aligned in 6
+columns and followed by a tab; the pieces of one line cut by --limit share its
+number, and numbering continues from one file to the next (as cat -n).
+
+-c prints "COUNT FILE" per file (a space between them, as wc -l without its
+padding), then "COUNT total" when there are several files; reading standard
+input alone (no FILE) prints just the count. An unterminated last line counts.
+`
+
+// newFlagSet defines the flags of the main command on cfg and on the returned
+// raw values that need validation.
+func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("foreach", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.SetOutput(discard{})
+	fs.StringVarP(&raw.sep, "sep", "s", `\n`, "record separator `STR`")
+	fs.BoolVarP(&raw.null, "null", "0", false, "records end with NUL, as from find -print0 (same as --sep '\\0')")
+	fs.BoolVarP(&cfg.opt.Paragraph, "paragraph", "p", false, "paragraph mode: records end at a blank line (\\n\\n)")
+	fs.BoolVar(&cfg.opt.Whole, "whole", false, "the whole input is one record (with --limit: fixed-size pieces)")
+	fs.StringVarP(&raw.limit, "limit", "l", "", "at most `N` bytes per record")
+	fs.BoolVar(&cfg.opt.UTF8, "utf8", false, "a --limit cut never splits a UTF-8 character")
+	fs.BoolVarP(&cfg.opt.Chomp, "chomp", "C", false, "drop each record's separator")
+	fs.StringVar(&raw.ors, "ors", "", "`STR` written after each record (default: nothing; with --chomp, \\n)")
+	fs.BoolVarP(&cfg.number, "number", "n", false, "prefix each record with its line number, as cat -n")
+	fs.BoolVarP(&cfg.withName, "with-filename", "H", false, "prefix each record with FILE:")
+	fs.BoolVarP(&cfg.count, "count", "c", false, "print the number of records per file (COUNT FILE) and a total")
+	fs.BoolVar(&cfg.stats, "stats", false, "after the run, print a summary on standard error")
+	fs.BoolVar(&raw.progress, "progress", false, "draw a progress bar on standard error (default: when it is a terminal and the input is at least 256 MiB)")
+	fs.StringVar(&raw.maxRecord, "max-record", "", "fail a record longer than `SIZE`: the file is reported and skipped")
+	fs.StringVar(&raw.buffer, "buffer", "64KiB", "bytes per read (`SIZE`)")
+	fs.IntVarP(&cfg.jobs, "jobs", "j", runtime.NumCPU(), "with --count: read large regular files in `N` parallel sections")
+	fs.BoolVarP(&raw.help, "help", "h", false, "print this help")
+	fs.BoolVar(&raw.version, "version", false, "print the version")
+	return fs
+}
+
+// rawFlags holds flag values before validation.
+type rawFlags struct {
+	sep, limit, ors, maxRecord, buffer string
+	null, progress, help, version      bool
+}
+
+// discard is io.Discard without importing io here.
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// usage is the help text of the main command.
+func usage() string {
+	var raw rawFlags
+	return usageHead + newFlagSet(&config{}, &raw).FlagUsages() + usageTail
+}
+
+// parseArgs parses and validates the command line. It returns pflag.ErrHelp for
+// --help, errVersion for --version, and a *usageError for anything wrong.
+func parseArgs(args []string) (*config, error) {
+	cfg := &config{}
+	var raw rawFlags
+	fs := newFlagSet(cfg, &raw)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil, err
+		}
+		return nil, &usageError{err.Error()}
+	}
+	if raw.help {
+		return nil, pflag.ErrHelp
+	}
+	if raw.version {
+		return nil, errVersion
+	}
+	cfg.files = fs.Args()
+
+	sepSet := fs.Changed("sep")
+	switch {
+	case sepSet && raw.null:
+		return nil, usagef("--sep and --null cannot be used together")
+	case cfg.opt.Paragraph && cfg.opt.Whole:
+		return nil, usagef("--paragraph and --whole cannot be used together")
+	case (sepSet || raw.null) && cfg.opt.Paragraph:
+		return nil, usagef("--%s and --paragraph cannot be used together", sepName(raw.null))
+	case (sepSet || raw.null) && cfg.opt.Whole:
+		return nil, usagef("--%s and --whole cannot be used together", sepName(raw.null))
+	}
+	if raw.null {
+		cfg.opt.Sep = []byte{0}
+	} else if sepSet {
+		sep, err := parseEscapes(raw.sep)
+		if err != nil {
+			return nil, usagef("invalid --sep %q: %v", raw.sep, err)
+		}
+		if len(sep) == 0 {
+			return nil, usagef("invalid --sep \"\": empty separator (use --paragraph for blank-line records)")
+		}
+		cfg.opt.Sep = sep
+	}
+
+	if fs.Changed("ors") {
+		ors, err := parseEscapes(raw.ors)
+		if err != nil {
+			return nil, usagef("invalid --ors %q: %v", raw.ors, err)
+		}
+		cfg.ors = ors
+	} else if cfg.opt.Chomp {
+		cfg.ors = []byte{'\n'}
+	}
+
+	if fs.Changed("limit") {
+		n, err := parseSize(raw.limit)
+		if err != nil {
+			return nil, usagef("invalid --limit %q: %v", raw.limit, err)
+		}
+		if n < 1 {
+			return nil, usagef("invalid --limit %q: must be at least 1", raw.limit)
+		}
+		cfg.opt.Limit = n
+	}
+	if fs.Changed("max-record") {
+		n, err := parseSize(raw.maxRecord)
+		if err != nil {
+			return nil, usagef("invalid --max-record %q: %v", raw.maxRecord, err)
+		}
+		cfg.opt.MaxRecord = n // 0: unbounded
+	}
+	n, err := parseSize(raw.buffer)
+	if err != nil {
+		return nil, usagef("invalid --buffer %q: %v", raw.buffer, err)
+	}
+	if n < 1 {
+		return nil, usagef("invalid --buffer %q: must be at least 1 byte", raw.buffer)
+	}
+	cfg.opt.BufferSize = n
+	if cfg.jobs < 1 {
+		return nil, usagef("invalid --jobs %d: must be at least 1", cfg.jobs)
+	}
+	switch {
+	case !fs.Changed("progress"):
+		cfg.progress = progressAuto
+	case raw.progress:
+		cfg.progress = progressOn
+	default:
+		cfg.progress = progressOff
+	}
+	return cfg, nil
+}
+
+func sepName(null bool) string {
+	if null {
+		return "null"
+	}
+	return "sep"
+}
+
+// parseSize parses a byte count such as 4096, 64KiB or 1G with go-humanize.
+func parseSize(s string) (int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, errors.New("empty size")
+	}
+	if strings.HasPrefix(s, "-") {
+		return 0, errors.New("negative size")
+	}
+	n, err := humanize.ParseBytes(s)
+	if err != nil {
+		return 0, errors.New("not a size (examples: 4096, 64KiB, 1G)")
+	}
+	if n > math.MaxInt {
+		return 0, errors.New("too large")
+	}
+	return int(n), nil
+}
+
+// parseEscapes decodes \n \r \t \0 \\ and \xHH in s; any other backslash
+// sequence is an error, so that a typo does not become a silent separator.
+func parseEscapes(s string) ([]byte, error) {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		if i == len(s) {
+			return nil, errors.New(`trailing backslash (write \\ for a backslash)`)
+		}
+		switch s[i] {
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case '0':
+			out = append(out, 0)
+		case '\\':
+			out = append(out, '\\')
+		case 'x':
+			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+				return nil, fmt.Errorf(`\x needs two hex digits`)
+			}
+			out = append(out, unhex(s[i+1])<<4|unhex(s[i+2]))
+			i += 2
+		default:
+			return nil, fmt.Errorf(`unknown escape \%c (known: \n \r \t \0 \\ \xHH)`, s[i])
+		}
+	}
+	return out, nil
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	default:
+		return c - 'A' + 10
+	}
+}

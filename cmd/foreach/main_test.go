@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/foreachio/foreach/testdata/gen/corpus"
+)
+
+// TestMain makes the test binary double as the foreach command, and as gen,
+// which writes a reference corpus for the scripts (gen SHAPE SIZE FILE [SEED]).
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"foreach": main,
+		"gen":     genMain,
+	})
+}
+
+func genMain() {
+	args := os.Args[1:]
+	if len(args) < 3 || len(args) > 4 {
+		fmt.Fprintln(os.Stderr, "usage: gen SHAPE SIZE FILE [SEED]")
+		os.Exit(2)
+	}
+	size, err := parseSize(args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(2)
+	}
+	seed := uint64(1)
+	if len(args) == 4 {
+		if seed, err = strconv.ParseUint(args[3], 10, 64); err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(2)
+		}
+	}
+	spec := corpus.Spec{Shape: corpus.Shape(args[0]), Size: int64(size), Seed: seed}
+	if _, err := corpus.WriteFile(args[2], spec); err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
+}
+
+// TestScript runs testdata/script/*.txtar. Besides the standard commands they
+// have:
+//
+//	status N PROG [ARGS...]   run PROG like exec and require exit status N
+//	[root]                    true when running as root (file modes do not stop reads)
+func TestScript(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: false,
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"status": cmdStatus,
+		},
+	})
+}
+
+func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! status")
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: status N PROG [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("%v", err)
+	}
+	if got != want {
+		ts.Fatalf("exit status %d, want %d", got, want)
+	}
+}
+
+// runCmd calls run with args and input on standard input.
+func runCmd(t *testing.T, input string, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	status = run(args, strings.NewReader(input), &out, &errb)
+	return out.String(), errb.String(), status
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--nope"}, "foreach: unknown flag: --nope\n"},
+		{[]string{"-Z"}, "foreach: unknown shorthand flag: 'Z' in -Z\n"},
+		{[]string{"--paragraph", "--whole"}, "foreach: --paragraph and --whole cannot be used together\n"},
+		{[]string{"--sep", ",", "-0"}, "foreach: --sep and --null cannot be used together\n"},
+		{[]string{"-0", "-p"}, "foreach: --null and --paragraph cannot be used together\n"},
+		{[]string{"--sep=;", "--whole"}, "foreach: --sep and --whole cannot be used together\n"},
+		{[]string{"--sep", `\q`}, "foreach: invalid --sep \"\\\\q\": unknown escape \\q (known: \\n \\r \\t \\0 \\\\ \\xHH)\n"},
+		{[]string{"--sep", ""}, "foreach: invalid --sep \"\": empty separator (use --paragraph for blank-line records)\n"},
+		{[]string{"--ors", `\x4`}, "foreach: invalid --ors \"\\\\x4\": \\x needs two hex digits\n"},
+		{[]string{"--limit", "0"}, "foreach: invalid --limit \"0\": must be at least 1\n"},
+		{[]string{"-l", "-3"}, "foreach: invalid --limit \"-3\": negative size\n"},
+		{[]string{"--limit=abc"}, "foreach: invalid --limit \"abc\": not a size (examples: 4096, 64KiB, 1G)\n"},
+		{[]string{"--max-record", "12 parsecs"}, "foreach: invalid --max-record \"12 parsecs\": not a size (examples: 4096, 64KiB, 1G)\n"},
+		{[]string{"--buffer", "0"}, "foreach: invalid --buffer \"0\": must be at least 1 byte\n"},
+		{[]string{"-j", "0", "-c"}, "foreach: invalid --jobs 0: must be at least 1\n"},
+		{[]string{"-j", "x"}, "foreach: invalid argument \"x\" for \"-j, --jobs\" flag: strconv.ParseInt: parsing \"x\": invalid syntax\n"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			out, errs, status := runCmd(t, "", tc.args...)
+			assert.Equal(t, 2, status)
+			assert.Empty(t, out)
+			assert.Equal(t, tc.msg+usage(), errs)
+		})
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	out, errs, status := runCmd(t, "", "--help")
+	assert.Equal(t, 0, status)
+	assert.Empty(t, errs)
+	assert.Equal(t, usage(), out)
+	assert.Contains(t, out, "-n, --number")
+
+	out, _, status = runCmd(t, "", "-h", "--nope-is-not-reached")
+	assert.NotEqual(t, usage(), out, "an unknown flag is an error even with -h")
+	assert.Equal(t, 2, status)
+
+	out, errs, status = runCmd(t, "", "--version")
+	assert.Equal(t, 0, status)
+	assert.Empty(t, errs)
+	assert.Equal(t, "foreach "+versionString()+"\n", out)
+}
+
+// epipeWriter accepts limit bytes, then fails as a closed pipe does.
+type epipeWriter struct {
+	n, limit int
+}
+
+func (w *epipeWriter) Write(p []byte) (int, error) {
+	if w.n+len(p) > w.limit {
+		k := w.limit - w.n
+		w.n = w.limit
+		return k, &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.EPIPE}
+	}
+	w.n += len(p)
+	return len(p), nil
+}
+
+func TestClosedPipeIsQuiet(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big")
+	require.NoError(t, os.WriteFile(big, bytes.Repeat([]byte("0123456789abcdef\n"), 100_000), 0o666))
+	for _, args := range [][]string{{big}, {"-n", big, big}, {"-c", big}} {
+		var errb bytes.Buffer
+		status := run(args, strings.NewReader(""), &epipeWriter{limit: 1000}, &errb)
+		assert.Equal(t, 0, status, "args %q", args)
+		assert.Empty(t, errb.String(), "args %q", args)
+	}
+	// After an earlier failure the status is kept.
+	var errb bytes.Buffer
+	status := run([]string{filepath.Join(dir, "missing"), big}, strings.NewReader(""), &epipeWriter{limit: 1000}, &errb)
+	assert.Equal(t, 1, status)
+	assert.Equal(t, "foreach: "+filepath.Join(dir, "missing")+": no such file or directory\n", errb.String())
+}
+
+// failWriter fails every write with a disk error.
+type failWriter struct{}
+
+func (failWriter) Write(p []byte) (int, error) { return 0, syscall.ENOSPC }
+
+func TestWriteErrorIsReported(t *testing.T) {
+	var errb bytes.Buffer
+	status := run(nil, strings.NewReader("a\n"), failWriter{}, &errb)
+	assert.Equal(t, 1, status)
+	assert.Equal(t, "foreach: write error: no space left on device\n", errb.String())
+}
+
+func TestAppendNumber(t *testing.T) {
+	assert.Equal(t, "     1\t", string(appendNumber(nil, 1)))
+	assert.Equal(t, "999999\t", string(appendNumber(nil, 999999)))
+	assert.Equal(t, "1234567\t", string(appendNumber(nil, 1234567)))
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int{
+		"4096": 4096, "64KiB": 64 << 10, "64MiB": 64 << 20, "1G": 1e9, "1GiB": 1 << 30, "2k": 2000, " 5 ": 5,
+	} {
+		got, err := parseSize(in)
+		if assert.NoError(t, err, in) {
+			assert.Equal(t, want, got, in)
+		}
+	}
+	for _, in := range []string{"", "-1", "x", "1.5.5MB", "99999999999999999999999"} {
+		_, err := parseSize(in)
+		assert.Error(t, err, in)
+	}
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"io"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+// progressThreshold is the input size from which the progress bar is on by
+// default (when standard error is a terminal).
+const progressThreshold = 256 << 20
+
+// startProgress creates the progress bar if --progress asks for it, or by
+// default when standard error is a terminal and the regular files among names
+// add up to at least progressThreshold bytes.
+func (c *command) startProgress(names []string) {
+	if c.cfg.progress == progressOff {
+		return
+	}
+	total, known := inputSize(names, c.stdin)
+	if c.cfg.progress == progressAuto {
+		f, ok := c.stderr.(*os.File)
+		if !ok || !term.IsTerminal(int(f.Fd())) || !known || total < progressThreshold {
+			return
+		}
+	}
+	if !known {
+		total = -1 // a spinner with the bytes done
+	}
+	c.bar = progressbar.NewOptions64(total,
+		progressbar.OptionSetWriter(c.stderr),
+		progressbar.OptionSetDescription("foreach"),
+		progressbar.OptionShowBytes(true),
+		progressbar.OptionShowTotalBytes(true),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+}
+
+// finishProgress clears the bar from standard error.
+func (c *command) finishProgress() {
+	if c.bar == nil {
+		return
+	}
+	c.bar.Finish()
+	c.bar.Clear()
+}
+
+// inputSize is the total size of the inputs and whether all of them are
+// regular files whose size is known.
+func inputSize(names []string, stdin io.Reader) (total int64, known bool) {
+	known = true
+	for _, name := range names {
+		var fi os.FileInfo
+		var err error
+		if name == "-" {
+			f, ok := stdin.(*os.File)
+			if !ok {
+				known = false
+				continue
+			}
+			fi, err = f.Stat()
+		} else {
+			fi, err = os.Stat(name)
+		}
+		if err != nil {
+			continue // reported when the file is opened
+		}
+		if !fi.Mode().IsRegular() {
+			known = false
+			continue
+		}
+		total += fi.Size()
+	}
+	return total, known
+}
+
+// progressReader advances the bar by the bytes read through it.
+type progressReader struct {
+	r   io.Reader
+	bar *progressbar.ProgressBar
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if n > 0 {
+		p.bar.Add64(int64(n))
+	}
+	return n, err
+}

@@ -1,0 +1,319 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/foreachio/foreach/linereader"
+)
+
+// version is printed by --version; release builds set it with
+// -ldflags "-X main.version=v1.2.3". Otherwise the module version from the
+// build information is used when there is one.
+var version = "dev"
+
+func versionString() string {
+	if version == "dev" {
+		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			return bi.Main.Version
+		}
+	}
+	return version
+}
+
+// outBufferSize is the size of the one buffered writer over standard output.
+const outBufferSize = 256 << 10
+
+// run is the whole command: main only adds the process around it.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "bench" {
+		return runBench(args[1:], stdout, stderr)
+	}
+	cfg, err := parseArgs(args)
+	switch {
+	case errors.Is(err, pflag.ErrHelp):
+		fmt.Fprint(stdout, usage())
+		return 0
+	case errors.Is(err, errVersion):
+		fmt.Fprintf(stdout, "foreach %s\n", versionString())
+		return 0
+	case err != nil:
+		fmt.Fprintf(stderr, "foreach: %v\n%s", err, usage())
+		return 2
+	}
+	c := &command{
+		cfg:    cfg,
+		stdin:  stdin,
+		w:      bufio.NewWriterSize(stdout, outBufferSize),
+		stderr: stderr,
+		start:  time.Now(),
+	}
+	return c.run()
+}
+
+// command is one run of `foreach [flags] [FILE...]`.
+type command struct {
+	cfg    *config
+	stdin  io.Reader
+	w      *bufio.Writer
+	stderr io.Writer
+	bar    *progressbar.ProgressBar // nil: no progress bar
+
+	status  int  // exit status so far
+	stopped bool // standard output is closed or failing: stop quietly
+	start   time.Time
+
+	// Totals for --stats and -c.
+	files     int
+	records   int64
+	bytes     int64
+	maxRecord int
+	grows     int
+	counted   int   // files counted by -c
+	total     int64 // their records
+
+	lineBase int64 // -n: lines numbered in earlier files (cat -n keeps counting)
+	scratch  []byte
+}
+
+func (c *command) run() int {
+	names := c.cfg.files
+	bareStdin := len(names) == 0
+	if bareStdin {
+		names = []string{"-"}
+	}
+	c.startProgress(names)
+	for _, name := range names {
+		c.file(name)
+		if c.stopped {
+			break
+		}
+	}
+	if c.cfg.count && !c.stopped {
+		if len(names) > 1 {
+			c.printf("%d total\n", c.total)
+		}
+	}
+	c.flush()
+	c.finishProgress()
+	if c.cfg.stats {
+		c.printStats()
+	}
+	return c.status
+}
+
+// file processes one named input ("-" is standard input), reporting its errors.
+func (c *command) file(name string) {
+	var src io.Reader
+	size := int64(-1)
+	interactive := false
+	if name == "-" {
+		src = c.stdin
+		if f, ok := c.stdin.(*os.File); ok {
+			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+				size = fi.Size()
+			}
+			interactive = term.IsTerminal(int(f.Fd()))
+		}
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			c.fail(name, err)
+			return
+		}
+		defer f.Close()
+		fi, err := f.Stat()
+		if err != nil {
+			c.fail(name, err)
+			return
+		}
+		if fi.IsDir() {
+			c.fail(name, syscall.EISDIR)
+			return
+		}
+		if fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
+		src = f
+	}
+	c.files++
+	if c.bar != nil {
+		c.bar.Describe(name)
+		src = &progressReader{r: src, bar: c.bar}
+	}
+	if c.cfg.count {
+		c.count(name, src, size)
+		return
+	}
+
+	label := name // -H prefix, as grep -H
+	if name == "-" {
+		label = "(standard input)"
+	}
+	r := linereader.New(src, c.cfg.opt)
+	defer r.Close()
+	var line int64 // LineNo before the current record
+	w := c.w
+	for r.Next() {
+		if c.cfg.withName {
+			w.WriteString(label)
+			w.WriteByte(':')
+		}
+		if c.cfg.number {
+			// The record belongs to line line+1, whether it completes it or is a
+			// piece cut by --limit (which does not advance LineNo).
+			c.scratch = appendNumber(c.scratch[:0], c.lineBase+line+1)
+			w.Write(c.scratch)
+		}
+		_, err := w.Write(r.Bytes())
+		if c.cfg.ors != nil {
+			_, err = w.Write(c.cfg.ors)
+		}
+		if interactive && err == nil {
+			err = w.Flush()
+		}
+		if err != nil {
+			c.writeFailed(err)
+			break
+		}
+		line = r.LineNo()
+	}
+	c.lineBase += line
+	c.addStats(r.Stats())
+	if err := r.Err(); err != nil && !c.stopped {
+		c.fail(name, err)
+	}
+}
+
+// count implements -c for one input.
+func (c *command) count(name string, src io.Reader, size int64) {
+	// Count reads a large regular file in parallel sections. It is skipped for
+	// --stats (which needs the reader's statistics) and for standard input; any
+	// error that is not about the file itself (options it cannot split, or an
+	// engine without Count) falls back to the sequential loop below.
+	if name != "-" && size >= 0 && !c.cfg.stats {
+		n, err := linereader.Count(name, c.cfg.opt, c.cfg.jobs)
+		var pe *fs.PathError
+		var tl *linereader.TooLongError
+		switch {
+		case err == nil:
+			if c.bar != nil {
+				c.bar.Add64(size)
+			}
+			c.countDone(name, n)
+			return
+		case errors.As(err, &pe), errors.As(err, &tl):
+			c.fail(name, err)
+			return
+		}
+	}
+	r := linereader.New(src, c.cfg.opt)
+	defer r.Close()
+	var n int64
+	for r.Next() {
+		n++
+	}
+	c.addStats(r.Stats())
+	if err := r.Err(); err != nil {
+		c.fail(name, err)
+		return
+	}
+	c.countDone(name, n)
+}
+
+func (c *command) countDone(name string, n int64) {
+	c.counted++
+	c.total += n
+	if len(c.cfg.files) == 0 {
+		c.printf("%d\n", n)
+	} else {
+		c.printf("%d %s\n", n, name)
+	}
+}
+
+func (c *command) addStats(st linereader.Stats) {
+	c.records += st.Records
+	c.bytes += st.Bytes
+	c.maxRecord = max(c.maxRecord, st.MaxRecord)
+	c.grows += st.Buffer.Grows
+}
+
+// appendNumber appends n right-aligned in 6 columns and a tab, as cat -n.
+func appendNumber(b []byte, n int64) []byte {
+	var d [20]byte
+	s := strconv.AppendInt(d[:0], n, 10)
+	for i := len(s); i < 6; i++ {
+		b = append(b, ' ')
+	}
+	b = append(b, s...)
+	return append(b, '\t')
+}
+
+func (c *command) printf(format string, args ...any) {
+	if c.stopped {
+		return
+	}
+	if _, err := fmt.Fprintf(c.w, format, args...); err != nil {
+		c.writeFailed(err)
+	}
+}
+
+func (c *command) flush() {
+	if c.stopped {
+		return
+	}
+	if err := c.w.Flush(); err != nil {
+		c.writeFailed(err)
+	}
+}
+
+// writeFailed handles an error writing standard output: a closed pipe ends the
+// command quietly (foreach big | head); anything else is reported.
+func (c *command) writeFailed(err error) {
+	c.stopped = true
+	if errors.Is(err, syscall.EPIPE) {
+		return
+	}
+	c.report("write error", err)
+	c.status = 1
+}
+
+// fail reports that the input name failed and sets the exit status.
+func (c *command) fail(name string, err error) {
+	c.status = 1
+	if name == "-" {
+		name = "(standard input)"
+	}
+	c.report(name, err)
+}
+
+// report writes "foreach: what: reason" on standard error, where reason does not
+// repeat the file name that *fs.PathError would add.
+func (c *command) report(what string, err error) {
+	var pe *fs.PathError
+	var tl *linereader.TooLongError
+	reason := err.Error()
+	switch {
+	case errors.As(err, &tl):
+		reason = fmt.Sprintf("record at line %d (offset %d) is longer than --max-record %s",
+			tl.LineNo, tl.Offset, formatSize(tl.Max))
+	case errors.As(err, &pe):
+		reason = pe.Err.Error()
+	}
+	if c.bar != nil {
+		c.bar.Clear()
+	}
+	fmt.Fprintf(c.stderr, "foreach: %s: %s\n", what, reason)
+}

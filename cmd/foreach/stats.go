@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dustin/go-humanize"
+)
+
+// printStats writes the --stats summary line on standard error, e.g.
+//
+//	foreach: 2 files, 1,000,000 records, 1.2 GB, longest record 80 B, 3 buffer growths, 1.4s, 850 MB/s
+func (c *command) printStats() {
+	elapsed := time.Since(c.start)
+	fmt.Fprintf(c.stderr, "foreach: %s, %s, %s, longest record %s, %s, %s, %s\n",
+		plural(int64(c.files), "file"),
+		plural(c.records, "record"),
+		humanize.Bytes(uint64(c.bytes)),
+		formatSize(c.maxRecord),
+		plural(int64(c.grows), "buffer growth"),
+		formatDuration(elapsed),
+		formatRate(c.bytes, elapsed),
+	)
+}
+
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return humanize.Comma(n) + " " + noun + "s"
+}
+
+// formatSize prints a byte count in binary units, as --max-record and --buffer take them.
+func formatSize(n int) string {
+	if n < 0 {
+		n = 0
+	}
+	return humanize.IBytes(uint64(n))
+}
+
+func formatDuration(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond).String()
+	case d >= time.Millisecond:
+		return d.Round(10 * time.Microsecond).String()
+	default:
+		return d.Round(time.Microsecond).String()
+	}
+}
+
+// formatRate is bytes per second in SI units: "850 MB/s".
+func formatRate(bytes int64, d time.Duration) string {
+	if d <= 0 {
+		return "- B/s"
+	}
+	return humanize.Bytes(uint64(float64(bytes)/d.Seconds())) + "/s"
+}
