@@ -136,6 +136,9 @@ func refSplit(in []byte, opt linereader.Options) []refRecord {
 
 // refStrings returns the records' bytes as strings, for readable comparisons.
 func refStrings(recs []refRecord) []string {
+	if len(recs) == 0 {
+		return nil
+	}
 	out := make([]string, len(recs))
 	for i, r := range recs {
 		out[i] = string(r.Data)
