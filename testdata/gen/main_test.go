@@ -38,7 +38,7 @@ func TestFlagsMapOntoSpec(t *testing.T) {
 		{[]string{"--shape", "wide", "--lines", "3", "--phrases", "5", "--seed", "9"}, corpus.Spec{Shape: corpus.Wide, Lines: 3, Phrases: 5, Seed: 9}},
 		{[]string{"--shape=crlf", "--lines=4", "--phrases=2", "--seed=18446744073709551615"}, corpus.Spec{Shape: corpus.CRLF, Lines: 4, Phrases: 2, Seed: 1<<64 - 1}},
 		{[]string{"--shape", "mixed", "--size", "64KiB", "--lines", "5"}, corpus.Spec{Shape: corpus.Mixed, Size: 64 << 10}},
-		{[]string{"--shape", "binary", "--size", "64MB", "-o", "-"}, corpus.Spec{Shape: corpus.Binary, Size: 64_000_000}},
+		{[]string{"--shape", "binary", "--size", "1MB", "-o", "-"}, corpus.Spec{Shape: corpus.Binary, Size: 1_000_000}},
 		{[]string{"--shape", "huge-line", "--size", "4096"}, corpus.Spec{Shape: corpus.HugeLine, Size: 4096}},
 		{[]string{"--shape", "no-final-newline", "--size", "1k", "--seed", "3"}, corpus.Spec{Shape: corpus.NoFinalNewline, Size: 1000, Seed: 3}},
 	} {
@@ -90,6 +90,29 @@ func TestOutputFileErrorExits1(t *testing.T) {
 	}
 	if _, err := os.Stat(name); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("stat: %v", err)
+	}
+}
+
+type brokenPipe struct{}
+
+func (brokenPipe) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+func TestStdoutWriteErrorExits1(t *testing.T) {
+	var stderr bytes.Buffer
+	if code := run([]string{"--shape", "wide"}, brokenPipe{}, &stderr); code != 1 || stderr.String() != "gen: broken pipe\n" {
+		t.Fatalf("exit %d, stderr %q; want 1 and gen: broken pipe", code, stderr.String())
+	}
+}
+
+// TestOutputDeviceFull writes to a device that accepts nothing: the error is
+// reported (exit 1), and the device, not being a regular file, is left alone.
+func TestOutputDeviceFull(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full:", err)
+	}
+	code, _, stderr := runGen(t, "-o", "/dev/full")
+	if code != 1 || !strings.Contains(stderr, "no space left on device") {
+		t.Fatalf("exit %d, stderr %q; want 1 and ENOSPC", code, stderr)
 	}
 }
 
