@@ -1,0 +1,81 @@
+package bytelist_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/foreachio/foreach/bytelist"
+)
+
+// One list serves every iteration: Reset keeps the backing array, so only the first record,
+// and then records longer than any before, make it grow.
+func Example() {
+	var line bytelist.ByteList // the zero value is ready to use
+	for _, word := range []string{"alpha", "beta", "gamma", "delta"} {
+		line.Reset()
+		line.Write([]byte(word))
+		line.WriteByte('\n')
+		os.Stdout.Write(line.Bytes()) // borrowed: valid until the next change
+	}
+	s := line.Stats()
+	fmt.Printf("grows %d, resets %d, capacity %d\n", s.Grows, s.Resets, line.Cap())
+	// Output:
+	// alpha
+	// beta
+	// gamma
+	// delta
+	// grows 1, resets 4, capacity 64
+}
+
+// Bytes borrows and Clone copies out: keep a Clone, not a view, beyond the next change.
+func ExampleByteList_Clone() {
+	var b bytelist.ByteList
+	b.Write([]byte("first"))
+	view, kept := b.Bytes(), b.Clone()
+	b.Reset()
+	b.Write([]byte("SECOND"))
+	fmt.Printf("view %q, clone %q\n", view, kept)
+	// Output:
+	// view "SECON", clone "first"
+}
+
+// Fill reads once into the spare capacity and Discard drops what has been consumed: the
+// core of a line reader.
+func ExampleByteList_Fill() {
+	src := strings.NewReader("one\ntwo\nthree\n")
+	b := bytelist.New(8)
+	for {
+		_, err := b.Fill(src, 4)
+		for {
+			i := bytes.IndexByte(b.Bytes(), '\n')
+			if i < 0 {
+				break
+			}
+			fmt.Printf("%q\n", b.Bytes()[:i+1])
+			b.Discard(i + 1)
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	// Output:
+	// "one\n"
+	// "two\n"
+	// "three\n"
+}
+
+// After one very long record, Release gives the memory back instead of keeping the peak
+// capacity for the rest of the loop.
+func ExampleByteList_Release() {
+	b := bytelist.New(64)
+	b.Write(make([]byte, 1<<20)) // one huge record
+	b.Reset()
+	b.Release(64)
+	s := b.Stats()
+	fmt.Printf("capacity %d, peak %d, grows %d\n", b.Cap(), s.PeakCap, s.Grows)
+	// Output:
+	// capacity 64, peak 1048576, grows 1
+}
