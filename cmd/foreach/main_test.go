@@ -57,6 +57,7 @@ func genMain() {
 // have:
 //
 //	status N PROG [ARGS...]   run PROG like exec and require exit status N
+//	writefile FILE GOSTRING   write the bytes of a Go string literal's body ('a\r\nb') to FILE
 //	[root]                    true when running as root (file modes do not stop reads)
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
@@ -69,7 +70,8 @@ func TestScript(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status": cmdStatus,
+			"status":    cmdStatus,
+			"writefile": cmdWritefile,
 		},
 	})
 }
@@ -95,6 +97,15 @@ func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("exit status %d, want %d", got, want)
 	}
+}
+
+func cmdWritefile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: writefile FILE GOSTRING")
+	}
+	s, err := strconv.Unquote(`"` + args[1] + `"`)
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(s), 0o666))
 }
 
 // runCmd calls run with args and input on standard input.
