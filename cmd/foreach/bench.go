@@ -68,7 +68,7 @@ func parseBenchArgs(args []string) (*benchConfig, bool, error) {
 	fs := pflag.NewFlagSet("foreach bench", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.SetOutput(discard{})
-	fs.IntVar(&cfg.runs, "runs", 5, "timed runs of each contender on each file")
+	fs.IntVar(&cfg.runs, "runs", 7, "timed runs of each contender on each file")
 	fs.StringVar(&size, "size", "32MiB", "with no FILE: size of each reference corpus (`SIZE`)")
 	fs.StringVar(&buffer, "buffer", "64KiB", "bytes per read for every contender (`SIZE`)")
 	fs.BoolVarP(&help, "help", "h", false, "print this help")
@@ -106,7 +106,7 @@ func benchUsage() string {
 	b.WriteString(benchUsageHead)
 	fs := pflag.NewFlagSet("foreach bench", pflag.ContinueOnError)
 	fs.SortFlags = false
-	fs.Int("runs", 5, "timed runs of each contender on each file")
+	fs.Int("runs", 7, "timed runs of each contender on each file")
 	fs.String("size", "32MiB", "with no FILE: size of each reference corpus (`SIZE`)")
 	fs.String("buffer", "64KiB", "bytes per read for every contender (`SIZE`)")
 	fs.BoolP("help", "h", false, "print this help")

@@ -34,6 +34,7 @@ func (c *command) startProgress(names []string) {
 		progressbar.OptionSetWriter(c.stderr),
 		progressbar.OptionSetDescription("foreach"),
 		progressbar.OptionShowBytes(true),
+		progressbar.OptionShowCount(),
 		progressbar.OptionShowTotalBytes(true),
 		progressbar.OptionSetWidth(30),
 		progressbar.OptionSetPredictTime(true),
