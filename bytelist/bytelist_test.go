@@ -711,23 +711,3 @@ func runOps(t *testing.T, ops []byte) {
 		}
 	}
 }
-
-func BenchmarkWriteRecords(b *testing.B) {
-	record := []byte(sample)
-	b.Run("ByteList reused", func(b *testing.B) {
-		var l bytelist.ByteList
-		b.ReportAllocs()
-		for b.Loop() {
-			l.Reset()
-			l.Write(record)
-		}
-	})
-	b.Run("fresh slice", func(b *testing.B) {
-		b.ReportAllocs()
-		var sink []byte
-		for b.Loop() {
-			sink = append([]byte(nil), record...)
-		}
-		_ = sink
-	})
-}
