@@ -55,10 +55,39 @@ type Reader struct {
 	rerr    error
 	empties int
 
-	// The current record: rec is a view of data, valid until the next Next.
+	// The engine's last record: rec is a view of data, valid until the engine advances;
+	// recOff is its offset and lineNo the line count after it. Only advance and the
+	// read-ahead goroutine (while it runs) touch these and the fields above.
 	rec    []byte
 	recOff int64
 	lineNo int64
+	// recStart and prevLine undo the last advance (unread): where rec starts in data, and
+	// lineNo before it.
+	recStart int
+	prevLine int64
+
+	// The caller's current record, what Bytes, LineNo and Offset report. With read-ahead
+	// the engine runs ahead of it. curEnd is the input offset just past cur (Stats.Bytes
+	// while records read ahead are still queued); records and longest count what the
+	// caller has been given.
+	cur     []byte
+	curOff  int64
+	curLine int64
+	curEnd  int64
+	records int64
+	longest int
+
+	// Read-ahead (readahead.go): ra is the running producer, nil when none; queue holds
+	// records produced but not yet given to the caller, in order, from queue[0].recs[qi].
+	ra    *readAhead
+	queue []*chunk
+	qi    int
+	snap  Stats // the engine's Reads and Buffer stats as of the last chunk received
+	// raAllowed: this source may be read ahead (a regular file); raForce lets tests read
+	// any source ahead.
+	raAllowed bool
+	raForce   bool
+	raStarts  int // producers started, for tests
 
 	// stopAt >= 0 ends a section: no record starting at or after it is yielded. seek: the
 	// section has yet to skip to its first record boundary.
@@ -129,6 +158,9 @@ func Open(name string, opt Options) (*Reader, error) {
 // offsets and Stats start again from 0, except Stats.Buffer, which is the buffer's whole
 // history.
 func (r *Reader) Reset(src io.Reader) {
+	r.stopReadAhead()
+	r.queue, r.qi = nil, 0
+	r.cur, r.curOff, r.curLine, r.curEnd, r.records, r.longest = nil, 0, 0, 0, 0, 0
 	if r.file != nil {
 		r.file.Close()
 		r.file = nil
@@ -143,13 +175,16 @@ func (r *Reader) Reset(src io.Reader) {
 	r.err, r.done = nil, false
 	r.stats = Stats{}
 	r.sinceGrow, r.growsSeen = 0, r.buf.Stats().Grows
+	r.allowReadAhead()
 }
 
 // Close closes the file if Open made the reader, and ends iteration. It is idempotent.
 // It does not close a source given to New.
 func (r *Reader) Close() error {
+	r.stopReadAhead()
+	r.queue, r.qi = nil, 0
 	r.done = true
-	r.rec = nil
+	r.rec, r.cur = nil, nil
 	if r.file == nil {
 		return nil
 	}
@@ -161,6 +196,32 @@ func (r *Reader) Close() error {
 // Next advances to the next record, which Bytes, Line and Text then return. It returns
 // false at the end of the input or on an error, which Err then reports.
 func (r *Reader) Next() bool {
+	if r.ra != nil {
+		// Next inside a Lines or Batches loop: the records read ahead are queued.
+		r.stopReadAhead()
+	}
+	if r.queue != nil {
+		r.cur = r.dequeue()
+		return true
+	}
+	if !r.advance() {
+		r.cur = nil
+		return false
+	}
+	r.deliver(r.rec, r.recOff, r.lineNo)
+	return true
+}
+
+// deliver makes rec the caller's current record.
+func (r *Reader) deliver(rec []byte, off, lineNo int64) {
+	r.cur, r.curOff, r.curLine = rec, off, lineNo
+	r.records++
+	r.longest = max(r.longest, len(rec))
+}
+
+// advance moves the engine to its next record: rec, recOff and lineNo. It returns false
+// at the end of the input or on an error, kept in err.
+func (r *Reader) advance() bool {
 	if r.done {
 		return false
 	}
@@ -227,6 +288,14 @@ func (r *Reader) Next() bool {
 	}
 }
 
+// unread undoes the last successful advance, so that the next one yields the same record.
+// It is valid only right after advance returned true: the record is still in data then.
+func (r *Reader) unread() {
+	r.start, r.scan = r.recStart, r.recStart
+	r.lineNo = r.prevLine
+	r.rec = nil
+}
+
 // skipNewlines drops the newlines before a paragraph, reading as needed.
 func (r *Reader) skipNewlines() {
 	for {
@@ -285,6 +354,7 @@ func (r *Reader) emit(end int, ended bool) bool {
 	if max := r.cfg.opt.MaxRecord; max > 0 && len(rec) > max {
 		return r.tooLong()
 	}
+	r.recStart, r.prevLine = r.start, r.lineNo
 	if ended {
 		r.lineNo++
 		if r.cfg.opt.Chomp {
@@ -294,8 +364,6 @@ func (r *Reader) emit(end int, ended bool) bool {
 	r.rec = rec
 	r.recOff = r.base + int64(r.start)
 	r.start, r.scan = end, end
-	r.stats.Records++
-	r.stats.MaxRecord = max(r.stats.MaxRecord, len(rec))
 	return true
 }
 
@@ -399,40 +467,62 @@ func (r *Reader) compact() {
 // Bytes returns the current record, borrowed from the reader's buffer: it is valid only
 // until the next call to Next, Reset or Close, which may overwrite it. Its capacity is
 // capped, so appending to it copies. Use Line for a record to keep.
-func (r *Reader) Bytes() []byte { return r.rec }
+func (r *Reader) Bytes() []byte { return r.cur }
 
 // Line returns a copy of the current record, owned by the caller: an exact-size
 // allocation (len == cap) that shares memory with nothing else. It returns nil when there
 // is no current record.
 func (r *Reader) Line() []byte {
-	if r.rec == nil {
+	if r.cur == nil {
 		return nil
 	}
-	l := make([]byte, len(r.rec))
-	copy(l, r.rec)
+	return clone(r.cur)
+}
+
+// clone returns an exact-size copy of p (len == cap) that shares memory with nothing.
+func clone(p []byte) []byte {
+	l := make([]byte, len(p))
+	copy(l, p)
 	return l
 }
 
 // Text returns the current record as a string (a copy).
-func (r *Reader) Text() string { return string(r.rec) }
+func (r *Reader) Text() string { return string(r.cur) }
 
 // LineNo returns Ruby's lineno after the current record: the number of records so far
 // that ended on their separator or at end of input with limit to spare. Records cut by
 // Options.Limit do not count. In a section it counts from 0 at the section's start.
-func (r *Reader) LineNo() int64 { return r.lineNo }
+func (r *Reader) LineNo() int64 { return r.curLine }
 
 // Offset returns the byte offset in the input where the current record starts (in
 // paragraph mode, after the newlines skipped before it). In a section it is absolute.
-func (r *Reader) Offset() int64 { return r.recOff }
+func (r *Reader) Offset() int64 { return r.curOff }
 
 // Err returns the error that ended iteration, or nil at a clean end of input. It never
 // returns io.EOF. Once set it stays set until Reset.
-func (r *Reader) Err() error { return r.err }
+func (r *Reader) Err() error {
+	if r.ra != nil || r.queue != nil {
+		return nil // the engine's error comes after the records still queued
+	}
+	return r.err
+}
 
 // Stats returns what the reader has done since it was made or Reset.
 func (r *Reader) Stats() Stats {
-	s := r.stats
-	s.Bytes = r.base + int64(r.start) - r.origin
-	s.Buffer = r.buf.Stats()
+	var s Stats
+	switch {
+	case r.ra != nil:
+		s = r.snap
+		s.Bytes = r.curEnd - r.origin
+	case r.queue != nil:
+		s = r.stats
+		s.Buffer = r.buf.Stats()
+		s.Bytes = r.curEnd - r.origin
+	default:
+		s = r.stats
+		s.Buffer = r.buf.Stats()
+		s.Bytes = r.base + int64(r.start) - r.origin
+	}
+	s.Records, s.MaxRecord = r.records, r.longest
 	return s
 }

@@ -1,0 +1,321 @@
+package linereader
+
+import (
+	"os"
+	"runtime"
+	"sync/atomic"
+
+	"github.com/foreachio/foreach/bytelist"
+)
+
+// Read-ahead: Lines and Batches on a regular file hand the engine to a second goroutine,
+// the producer, which reads, cuts and copies records into chunks while the caller's loop
+// body works on earlier ones. Records are copied by the producer exactly as the plain
+// loop would copy them, so nothing the caller sees ever aliases the reader's buffer.
+//
+// Ownership: while a producer runs, it alone touches the engine (the buffer, the source,
+// the fields advance changes); the caller's side touches only the current-record fields,
+// the queue and r.ra. Everything passes between them over channels, so the two never
+// share a variable without a happens-before edge (go test -race checks this).
+//
+// Why only regular files: a read from a pipe, a terminal or a socket can block for ever,
+// and stopping the producer (when the loop breaks) has to wait for its read to return;
+// a caller's own io.Reader may also not be safe to read from another goroutine. A read
+// from a regular file returns promptly and *os.File is safe for concurrent use.
+
+// chunk is a run of records produced ahead of the caller, in input order.
+type chunk struct {
+	recs  [][]byte // the records; a fresh batch slice when batch is set
+	offs  []int64  // Offset of each record
+	lines []int64  // LineNo after each record
+	ends  []int64  // input offset just past each record
+	batch bool     // recs is a batch for the caller: one fresh block, the slice not reused
+	size  int64    // bytes held by the records
+	reads int      // the engine's Stats after producing this chunk
+	buf   bytelist.Stats
+}
+
+// Producer pacing. A chunk closes at chunkRecords records or chunkBytes bytes (one
+// channel hand-off per few hundred records keeps synchronisation off the per-record
+// path); the producer waits while more than maxInflight bytes are produced and not yet
+// given to the caller, so a file of huge records is not copied far ahead of the loop.
+const (
+	chunkRecords = 512
+	chunkBytes   = 64 << 10
+	maxInflight  = 4 << 20
+	queueDepth   = 8
+)
+
+// readAhead is a running producer.
+type readAhead struct {
+	ch       chan *chunk   // produced chunks; closed when the producer ends
+	free     chan *chunk   // chunk holders given back by the caller, for reuse (Lines)
+	stop     chan struct{} // closed by the caller to end the producer early
+	done     chan struct{} // closed when the producer has returned
+	wake     chan struct{} // the caller gave back bytes: re-check maxInflight
+	inflight atomic.Int64  // bytes sent on ch and not yet given to the caller
+	left     *chunk        // a chunk produced but not sent when stop came; set before done
+	batches  bool
+}
+
+// readAheadOK reports whether the source may be read ahead: a regular file, more than
+// one CPU, and an input that did not end within the first two reads.
+func (r *Reader) readAheadOK() bool {
+	if !r.raAllowed || r.eof || r.done || r.stats.Reads < 2 {
+		return false
+	}
+	return true
+}
+
+// allowReadAhead decides, once per source, whether read-ahead may be used for it.
+func (r *Reader) allowReadAhead() {
+	r.raAllowed = false
+	if r.cfg.err != nil || runtime.GOMAXPROCS(0) < 2 {
+		return
+	}
+	if r.raForce {
+		r.raAllowed = true
+		return
+	}
+	f, ok := r.src.(*os.File)
+	if !ok {
+		return
+	}
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		r.raAllowed = true
+	}
+}
+
+func (r *Reader) startReadAhead(batches bool) {
+	ra := &readAhead{
+		ch:      make(chan *chunk, queueDepth),
+		free:    make(chan *chunk, queueDepth+2),
+		stop:    make(chan struct{}),
+		done:    make(chan struct{}),
+		wake:    make(chan struct{}, 1),
+		batches: batches,
+	}
+	r.ra = ra
+	r.raStarts++
+	go r.produce(ra)
+}
+
+// produce is the producer goroutine: it runs the engine until the input ends or the
+// caller stops it.
+func (r *Reader) produce(ra *readAhead) {
+	defer close(ra.done)
+	defer close(ra.ch)
+	for {
+		for ra.inflight.Load() > maxInflight {
+			select {
+			case <-ra.wake:
+			case <-ra.stop:
+				return
+			}
+		}
+		var c *chunk
+		select {
+		case c = <-ra.free:
+			c.recs, c.offs, c.lines, c.ends = c.recs[:0], c.offs[:0], c.lines[:0], c.ends[:0]
+			c.size = 0
+		default:
+			c = &chunk{}
+		}
+		more := r.fillChunk(c, ra.batches)
+		c.reads, c.buf = r.stats.Reads, r.buf.Stats()
+		if len(c.recs) > 0 {
+			ra.inflight.Add(c.size)
+			select {
+			case ra.ch <- c:
+			case <-ra.stop:
+				ra.left = c
+				return
+			}
+		}
+		if !more {
+			return
+		}
+	}
+}
+
+// fillChunk advances the engine into c until the chunk is full, copying each record out:
+// into its own exact-size allocation, or for a batch into the batch's one block. It
+// returns false when the engine has ended (its error, if any, is in r.err).
+func (r *Reader) fillChunk(c *chunk, batches bool) bool {
+	var block []byte
+	if batches {
+		c.batch = true
+		c.recs = make([][]byte, 0, 64)
+	}
+	for len(c.recs) < chunkRecords && c.size < chunkBytes {
+		if !r.advance() {
+			return false
+		}
+		rec := r.rec
+		if batches {
+			if len(block)+len(rec) > cap(block) {
+				if len(c.recs) > 0 {
+					r.unread() // it starts the next batch, in a block of its own
+					return true
+				}
+				block = make([]byte, 0, max(batchBytes, len(rec)))
+			}
+			i := len(block)
+			block = append(block, rec...)
+			rec = block[i:len(block):len(block)]
+		} else {
+			rec = clone(rec)
+		}
+		c.recs = append(c.recs, rec)
+		c.offs = append(c.offs, r.recOff)
+		c.lines = append(c.lines, r.lineNo)
+		c.ends = append(c.ends, r.base+int64(r.start))
+		c.size += int64(len(rec))
+		if batches && len(c.recs) == batchRecords {
+			break
+		}
+	}
+	return true
+}
+
+// receive takes the next chunk from the producer into the queue, or, when the producer
+// has ended, waits for it and returns to the plain loop.
+func (r *Reader) receive() {
+	c, ok := <-r.ra.ch
+	if !ok {
+		<-r.ra.done
+		r.ra = nil
+		return
+	}
+	r.snap.Reads, r.snap.Buffer = c.reads, c.buf
+	r.queue = append(r.queue, c)
+}
+
+// stopReadAhead ends a running producer and queues every record it produced that the
+// caller has not been given, so that no record read ahead is lost.
+func (r *Reader) stopReadAhead() {
+	ra := r.ra
+	if ra == nil {
+		return
+	}
+	close(ra.stop)
+	<-ra.done
+	for c := range ra.ch {
+		r.queue = append(r.queue, c)
+	}
+	if ra.left != nil {
+		r.queue = append(r.queue, ra.left)
+	}
+	r.ra = nil
+}
+
+// pauseReadAhead runs when a Lines or Batches loop ends for any reason.
+func (r *Reader) pauseReadAhead() {
+	r.stopReadAhead()
+}
+
+// dequeue gives the caller the next queued record.
+func (r *Reader) dequeue() []byte {
+	c := r.queue[0]
+	i := r.qi
+	rec := c.recs[i]
+	r.deliver(rec, c.offs[i], c.lines[i])
+	r.curEnd = c.ends[i]
+	if r.qi++; r.qi == len(c.recs) {
+		r.popChunk()
+	}
+	return rec
+}
+
+// popChunk drops the fully given chunk queue[0], giving its bytes back to the producer's
+// budget and its holder back for reuse.
+func (r *Reader) popChunk() {
+	c := r.queue[0]
+	r.queue[0] = nil
+	r.queue, r.qi = r.queue[1:], 0
+	if len(r.queue) == 0 {
+		r.queue = nil
+	}
+	if r.ra == nil {
+		return
+	}
+	r.ra.inflight.Add(-c.size)
+	select {
+	case r.ra.wake <- struct{}{}:
+	default:
+	}
+	if !c.batch {
+		select {
+		case r.ra.free <- c:
+		default:
+		}
+	}
+}
+
+// nextOwned returns the next record as the caller's own copy (Lines).
+func (r *Reader) nextOwned() ([]byte, bool) {
+	for {
+		switch {
+		case r.queue != nil:
+			batch := r.queue[0].batch
+			rec := r.dequeue()
+			if batch {
+				// Read ahead for Batches, given out by Lines: a record of its own.
+				rec = clone(rec)
+				r.cur = rec
+			}
+			return rec, true
+		case r.ra != nil:
+			r.receive()
+		case r.readAheadOK():
+			r.startReadAhead(false)
+		default:
+			if !r.advance() {
+				r.cur = nil
+				return nil, false
+			}
+			rec := clone(r.rec)
+			r.deliver(rec, r.recOff, r.lineNo)
+			return rec, true
+		}
+	}
+}
+
+// nextBatch returns the next batch (Batches).
+func (r *Reader) nextBatch() ([][]byte, bool) {
+	for {
+		switch {
+		case r.queue != nil:
+			c := r.queue[0]
+			if c.batch && r.qi == 0 {
+				// A whole batch: give it as it is.
+				n := len(c.recs)
+				for i := range n {
+					r.deliver(c.recs[i], c.offs[i], c.lines[i])
+				}
+				r.curEnd = c.ends[n-1]
+				r.popChunk()
+				return c.recs, true
+			}
+			// What is left of a chunk: the rest of a batch, or records copied out one by
+			// one for Lines, each already an allocation of its own.
+			batch := make([][]byte, 0, len(c.recs)-r.qi)
+			for r.queue != nil && r.queue[0] == c {
+				batch = append(batch, r.dequeue())
+			}
+			return batch, true
+		case r.ra != nil:
+			r.receive()
+		case r.readAheadOK():
+			r.startReadAhead(true)
+		default:
+			c := &chunk{}
+			r.fillChunk(c, true)
+			if len(c.recs) == 0 {
+				r.cur = nil
+				return nil, false
+			}
+			r.queue = append(r.queue, c)
+		}
+	}
+}
