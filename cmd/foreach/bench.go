@@ -165,7 +165,9 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			status = 1
 		}
 	}
-	fmt.Fprintf(w, "\n%d runs of each contender per file, alternated; total %s\n",
+	fmt.Fprintf(w, "\nMB/s: median of %d runs per contender, alternated (10^6 bytes/s); min–max: slowest and\n"+
+		"fastest run; allocs/record: runtime.MemStats.Mallocs per record; growths/run: buffer\n"+
+		"replacements (- for bufio, which does not report them). Total time %s.\n",
 		cfg.runs, time.Since(start).Round(100*time.Millisecond))
 	return status
 }
