@@ -3,21 +3,28 @@
 #   benchmarks/results/latest.txt  raw go test output (input to benchstat)
 #   benchmarks/results/latest.md   markdown table (benchmarks/cmd/benchtable) and benchstat -col /impl
 #
-# Environment: COUNT (default 6) runs of each benchmark; FOREACH_BENCH_SIZE (default
-# 64MiB) size of each corpus; BENCHTIME (default 10x) iterations per run.
+# Environment: COUNT (default 6) rounds of the whole suite, so samples per benchmark;
+# FOREACH_BENCH_SIZE (default 64MiB) size of each corpus; BENCHTIME (default 5x)
+# iterations per sample.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 count="${COUNT:-6}"
-benchtime="${BENCHTIME:-10x}"
+benchtime="${BENCHTIME:-5x}"
 export FOREACH_BENCH_SIZE="${FOREACH_BENCH_SIZE:-64MiB}"
 results=benchmarks/results
 mkdir -p "$results"
 raw="$results/latest.txt"
-tmp="$(mktemp)"
-trap 'rm -f "$tmp"' EXIT
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
 
+# Build the test binary once, then run it COUNT times with -test.count 1 rather than
+# once with -count: go test repeats each benchmark COUNT times in a row, so a burst of
+# load from elsewhere on the machine would land on one contender's samples only;
+# whole rounds spread it over all of them. Each round regenerates the corpora (a few
+# seconds at 64MiB) in its own temp dir and removes them.
 start=$(date +%s)
+go test -c -o "$work/benchmarks.test" ./benchmarks/
 {
 	# Configuration lines for benchfmt, before go test's own (goos, goarch, pkg, cpu).
 	echo "go: $(go env GOVERSION)"
@@ -30,11 +37,14 @@ start=$(date +%s)
 	echo "size: $FOREACH_BENCH_SIZE"
 	echo "count: $count"
 	echo "benchtime: $benchtime"
-	go test ./benchmarks/ -run '^$' -bench . -benchtime "$benchtime" -count "$count" -timeout 30m
-} | tee "$tmp"
+	for ((i = 1; i <= count; i++)); do
+		"$work/benchmarks.test" -test.run '^$' -test.bench . -test.benchtime "$benchtime" \
+			-test.count 1 -test.timeout 30m
+	done
+} | tee "$work/raw.txt"
 elapsed=$(($(date +%s) - start))
 wall="$((elapsed / 60))m$((elapsed % 60))s"
-cp "$tmp" "$raw"
+cp "$work/raw.txt" "$raw"
 
 # The table tool and benchstat live in their own module (benchmarks/cmd/benchtable).
 table="$(cd benchmarks/cmd/benchtable && go run . -wall "$wall" "../../../$raw")"
