@@ -161,8 +161,8 @@ func writeHeader(w io.Writer, config map[string]string, rows []*row, wall string
 	if wall != "" {
 		fmt.Fprintf(w, ", wall time %s", wall)
 	}
-	fmt.Fprintf(w, "\n- Reproduce: `COUNT=%s FOREACH_BENCH_SIZE=%s benchmarks/run.sh`\n\n",
-		get("count", "6"), get("size", "64MiB"))
+	fmt.Fprintf(w, "\n- Reproduce: `COUNT=%s FOREACH_BENCH_SIZE=%s BENCHTIME=%s benchmarks/run.sh`\n\n",
+		get("count", "6"), get("size", "64MiB"), get("benchtime", "5x"))
 	fmt.Fprintf(w, "MB/s is the median throughput (10^6 bytes of file per second) and ± the %.0f%% confidence "+
 		"interval around it, as benchstat computes them. allocs/record: heap allocations over the timed loop "+
 		"(runtime.MemStats.Mallocs) per record; growths/op: buffer growths per read of the file "+
