@@ -165,10 +165,10 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			status = 1
 		}
 	}
-	fmt.Fprintf(w, "\nMB/s: median of %d runs per contender, alternated (10^6 bytes/s); min–max: slowest and\n"+
+	fmt.Fprintf(w, "\nMB/s: median of %s per contender, alternated (10^6 bytes/s); min–max: slowest and\n"+
 		"fastest run; allocs/record: runtime.MemStats.Mallocs per record; growths/run: buffer\n"+
 		"replacements (- for bufio, which does not report them). Total time %s.\n",
-		cfg.runs, time.Since(start).Round(100*time.Millisecond))
+		plural(int64(cfg.runs), "run"), time.Since(start).Round(100*time.Millisecond))
 	return status
 }
 
@@ -404,8 +404,8 @@ func benchFile(w io.Writer, name, display string, cfg *benchConfig) error {
 		}
 	}
 	ref := samples[0][0].res
-	fmt.Fprintf(w, "%s: %s, %s records, longest %s\n", display,
-		humanize.IBytes(uint64(size)), humanize.Comma(ref.records), humanize.IBytes(uint64(ref.longest)))
+	fmt.Fprintf(w, "%s: %s, %s, longest %s\n", display,
+		humanize.IBytes(uint64(size)), plural(ref.records, "record"), humanize.IBytes(uint64(ref.longest)))
 
 	base := 0.0
 	for i, c := range contenders {
