@@ -113,14 +113,7 @@ func (r *Reader) produce(ra *readAhead) {
 				return
 			}
 		}
-		var c *chunk
-		select {
-		case c = <-ra.free:
-			c.recs, c.offs, c.lines, c.ends = c.recs[:0], c.offs[:0], c.lines[:0], c.ends[:0]
-			c.size = 0
-		default:
-			c = &chunk{}
-		}
+		c := newChunk(ra.free)
 		more := r.fillChunk(c, ra.batches)
 		c.reads, c.buf = r.stats.Reads, r.buf.Stats()
 		if len(c.recs) > 0 {
@@ -142,12 +135,15 @@ func (r *Reader) produce(ra *readAhead) {
 // into its own exact-size allocation, or for a batch into the batch's one block. It
 // returns false when the engine has ended (its error, if any, is in r.err).
 func (r *Reader) fillChunk(c *chunk, batches bool) bool {
+	maxRecs, maxBytes := chunkRecords, int64(chunkBytes)
 	var block []byte
 	if batches {
+		// The batch slice is the caller's: always fresh, sized from the last batch.
 		c.batch = true
-		c.recs = make([][]byte, 0, 64)
+		c.recs = make([][]byte, 0, min(r.batchHint+r.batchHint/8+8, batchRecords))
+		maxRecs, maxBytes = batchRecords, batchBytes
 	}
-	for len(c.recs) < chunkRecords && c.size < chunkBytes {
+	for len(c.recs) < maxRecs && c.size < maxBytes {
 		if !r.advance() {
 			return false
 		}
@@ -156,7 +152,7 @@ func (r *Reader) fillChunk(c *chunk, batches bool) bool {
 			if len(block)+len(rec) > cap(block) {
 				if len(c.recs) > 0 {
 					r.unread() // it starts the next batch, in a block of its own
-					return true
+					break
 				}
 				block = make([]byte, 0, max(batchBytes, len(rec)))
 			}
@@ -171,11 +167,27 @@ func (r *Reader) fillChunk(c *chunk, batches bool) bool {
 		c.lines = append(c.lines, r.lineNo)
 		c.ends = append(c.ends, r.base+int64(r.start))
 		c.size += int64(len(rec))
-		if batches && len(c.recs) == batchRecords {
-			break
-		}
+	}
+	if batches {
+		r.batchHint = len(c.recs)
 	}
 	return true
+}
+
+// newChunk returns an empty chunk, reusing a holder given back when there is one.
+func newChunk(free chan *chunk) *chunk {
+	select {
+	case c := <-free:
+		c.recs, c.offs, c.lines, c.ends = c.recs[:0], c.offs[:0], c.lines[:0], c.ends[:0]
+		c.size, c.batch = 0, false
+		return c
+	default:
+		return &chunk{
+			offs:  make([]int64, 0, chunkRecords),
+			lines: make([]int64, 0, chunkRecords),
+			ends:  make([]int64, 0, chunkRecords),
+		}
+	}
 }
 
 // receive takes the next chunk from the producer into the queue, or, when the producer
@@ -237,6 +249,10 @@ func (r *Reader) popChunk() {
 		r.queue = nil
 	}
 	if r.ra == nil {
+		if c.batch {
+			c.recs = nil
+		}
+		r.spare = c
 		return
 	}
 	r.ra.inflight.Add(-c.size)
@@ -244,11 +260,12 @@ func (r *Reader) popChunk() {
 	case r.ra.wake <- struct{}{}:
 	default:
 	}
-	if !c.batch {
-		select {
-		case r.ra.free <- c:
-		default:
-		}
+	if c.batch {
+		c.recs = nil // the caller's now
+	}
+	select {
+	case r.ra.free <- c:
+	default:
 	}
 }
 
@@ -294,8 +311,9 @@ func (r *Reader) nextBatch() ([][]byte, bool) {
 					r.deliver(c.recs[i], c.offs[i], c.lines[i])
 				}
 				r.curEnd = c.ends[n-1]
+				batch := c.recs
 				r.popChunk()
-				return c.recs, true
+				return batch, true
 			}
 			// What is left of a chunk: the rest of a batch, or records copied out one by
 			// one for Lines, each already an allocation of its own.
@@ -309,7 +327,12 @@ func (r *Reader) nextBatch() ([][]byte, bool) {
 		case r.readAheadOK():
 			r.startReadAhead(true)
 		default:
-			c := &chunk{}
+			c := r.spare
+			if c == nil {
+				c = &chunk{}
+			}
+			r.spare = nil
+			c.recs, c.offs, c.lines, c.ends, c.size = nil, c.offs[:0], c.lines[:0], c.ends[:0], 0
 			r.fillChunk(c, true)
 			if len(c.recs) == 0 {
 				r.cur = nil

@@ -78,7 +78,9 @@ func TestReadAheadLinesMatchesPlainLoop(t *testing.T) {
 			r := forced(bytes.NewReader(in), opt)
 			var got []seen
 			for rec := range r.Lines() {
-				require.Equal(t, len(rec), cap(rec), "Lines record not exact-size")
+				if len(rec) != cap(rec) {
+					t.Fatalf("Lines record %q not exact-size", rec)
+				}
 				got = append(got, seen{string(rec), r.LineNo(), r.Offset()})
 			}
 			require.Equal(t, want, got, "iter %d opt %+v", iter, opt)
@@ -96,8 +98,8 @@ func TestReadAheadLinesMatchesPlainLoop(t *testing.T) {
 func TestReadAheadBatchesMatchesPlainLoop(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	starts := 0
-	for iter := range 50 {
-		in := randomInput(rng, rng.IntN(20000))
+	for iter := range 12 {
+		in := randomInput(rng, rng.IntN(150000))
 		for _, opt := range raOptions {
 			opt.BufferSize = 1 + rng.IntN(256)
 			want, wantStats, wantErr := plainRecords(in, opt, bytesSource)
@@ -106,27 +108,23 @@ func TestReadAheadBatchesMatchesPlainLoop(t *testing.T) {
 			for batch := range r.Batches() {
 				require.NotEmpty(t, batch)
 				for _, rec := range batch {
-					require.Equal(t, len(rec), cap(rec), "Batches record not capacity-capped")
+					if len(rec) != cap(rec) {
+						t.Fatalf("Batches record %q not capacity-capped", rec)
+					}
 					got = append(got, seen{rec: string(rec)})
 				}
 				// LineNo and Offset describe the batch's last record.
 				last := len(got) - 1
 				got[last].lineNo, got[last].off = r.LineNo(), r.Offset()
 			}
-			require.Len(t, got, len(want), "iter %d opt %+v", iter, opt)
-			for i := range want {
-				require.Equal(t, want[i].rec, got[i].rec, "iter %d opt %+v record %d", iter, opt, i)
-				if got[i].lineNo != 0 || got[i].off != 0 {
-					require.Equal(t, want[i], got[i])
-				}
-			}
+			requireSame(t, want, got, fmt.Sprintf("iter %d opt %+v", iter, opt))
 			require.Equal(t, wantErr, r.Err())
 			require.Equal(t, wantStats.Records, r.Stats().Records)
 			require.Equal(t, wantStats.Bytes, r.Stats().Bytes)
 			starts += r.raStarts
 		}
 	}
-	require.Greater(t, starts, 200, "read-ahead hardly ever started")
+	require.Greater(t, starts, 50, "read-ahead hardly ever started")
 }
 
 // Breaking out of a read-ahead loop loses nothing: Next, Lines, Views and Batches carry on
@@ -179,13 +177,7 @@ func TestReadAheadBreakThenContinue(t *testing.T) {
 				break // the input is exhausted
 			}
 		}
-		require.Len(t, got, len(want), "iter %d opt %+v", iter, opt)
-		for i := range want {
-			require.Equal(t, want[i].rec, got[i].rec, "iter %d record %d", iter, i)
-			if got[i].lineNo != 0 || got[i].off != 0 {
-				require.Equal(t, want[i], got[i], "iter %d record %d", iter, i)
-			}
-		}
+		requireSame(t, want, got, fmt.Sprintf("iter %d opt %+v", iter, opt))
 		require.Equal(t, wantErr, r.Err())
 		require.Nil(t, r.ra, "producer still running after the loops")
 		starts += r.raStarts
@@ -209,6 +201,24 @@ func TestReadAheadReadError(t *testing.T) {
 		}
 		require.Equal(t, want, got, "cut %d", cut)
 		require.ErrorIs(t, r.Err(), boom)
+	}
+}
+
+// requireSame compares records; a record whose LineNo and Offset were not observed (in the
+// middle of a batch) has them zero and is compared by its bytes only.
+func requireSame(t *testing.T, want, got []seen, what string) {
+	t.Helper()
+	if len(want) != len(got) {
+		t.Fatalf("%s: %d records, want %d", what, len(got), len(want))
+	}
+	for i := range want {
+		w, g := want[i], got[i]
+		if g.lineNo == 0 && g.off == 0 {
+			w.lineNo, w.off = 0, 0
+		}
+		if w != g {
+			t.Fatalf("%s: record %d is %+v, want %+v", what, i, g, want[i])
+		}
 	}
 }
 

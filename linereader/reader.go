@@ -88,6 +88,10 @@ type Reader struct {
 	raAllowed bool
 	raForce   bool
 	raStarts  int // producers started, for tests
+	// batchHint is the size of the last batch (engine side), spare a chunk holder kept
+	// for the next batch of the plain loop.
+	batchHint int
+	spare     *chunk
 
 	// stopAt >= 0 ends a section: no record starting at or after it is yielded. seek: the
 	// section has yet to skip to its first record boundary.
