@@ -651,3 +651,79 @@ func ExampleOptions_paragraphOffsets() {
 	// 2: "first\nparagraph"
 	// 21: "second\n"
 }
+
+// Lines, Views and Batches over a regular file (where the engine may read ahead) yield what
+// the reference yields, with LineNo and Offset right inside the loop body, and owned records
+// that later reads do not change.
+func TestIteratorsOverFile(t *testing.T) {
+	var sb strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&sb, "%d ab\xE3\x81\x82%s", i, []string{"\n", "\r\n", "\n\n\n", "aba"}[i%4])
+	}
+	content := sb.String()
+	name := writeTemp(t, content)
+	for _, opt := range []linereader.Options{
+		{}, {Chomp: true, BufferSize: 7}, {Sep: sep("ab"), BufferSize: 64}, {Paragraph: true, Chomp: true},
+		{Limit: 5, UTF8: true, BufferSize: 3}, {Whole: true, Limit: 1000},
+	} {
+		want := refSplit([]byte(content), opt)
+		iterators := map[string]func(r *linereader.Reader) []refRecord{
+			"Lines": func(r *linereader.Reader) (got []refRecord) {
+				for l := range r.Lines() {
+					got = append(got, refRecord{l, r.LineNo(), r.Offset()})
+				}
+				return got
+			},
+			"Views": func(r *linereader.Reader) (got []refRecord) {
+				for v := range r.Views() {
+					got = append(got, refRecord{bytes.Clone(v), r.LineNo(), r.Offset()})
+				}
+				return got
+			},
+			"Batches": func(r *linereader.Reader) (got []refRecord) {
+				for b := range r.Batches() {
+					for _, l := range b {
+						got = append(got, refRecord{Data: l})
+					}
+				}
+				return got
+			},
+		}
+		for iname, iterate := range iterators {
+			t.Run(describeOptions(opt)+"/"+iname, func(t *testing.T) {
+				r, err := linereader.Open(name, opt)
+				require.NoError(t, err)
+				defer r.Close()
+				got := iterate(r)
+				require.NoError(t, r.Err())
+				if iname == "Batches" {
+					require.Equal(t, refStrings(want), refStrings(got))
+				} else {
+					require.Equal(t, len(want), len(got))
+					for i := range want {
+						require.Equal(t, want[i], got[i], "record %d", i)
+					}
+				}
+				st := r.Stats()
+				assert.Equal(t, int64(len(want)), st.Records, "Stats.Records")
+				assert.Equal(t, int64(len(content)), st.Bytes, "Stats.Bytes")
+				assert.Equal(t, refMaxRecord(want), st.MaxRecord, "Stats.MaxRecord")
+				require.NoError(t, r.Close())
+			})
+		}
+	}
+}
+
+// Foreach over a file agrees with the reference, and its records are the caller's.
+func TestForeachMatchesReference(t *testing.T) {
+	content := strings.Repeat("alpha\r\nbeta\n\n\ngamma ab", 3000)
+	name := writeTemp(t, content)
+	for _, opt := range []linereader.Options{{}, {Chomp: true}, {Sep: sep("ab")}, {Paragraph: true}, {Limit: 4, BufferSize: 5}} {
+		var got [][]byte
+		require.NoError(t, linereader.Foreach(name, opt, func(line []byte) error {
+			got = append(got, line)
+			return nil
+		}))
+		assert.Equal(t, refStrings(refSplit([]byte(content), opt)), toStrings(got), describeOptions(opt))
+	}
+}
