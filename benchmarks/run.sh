@@ -44,7 +44,7 @@ go test -c -o "$work/benchmarks.test" ./benchmarks/
 } | tee "$work/raw.txt"
 elapsed=$(($(date +%s) - start))
 wall="$((elapsed / 60))m$((elapsed % 60))s"
-cp "$work/raw.txt" "$raw"
+cat "$work/raw.txt" >"$raw"
 
 # The table tool and benchstat live in their own module (benchmarks/cmd/benchtable).
 table="$(cd benchmarks/cmd/benchtable && go run . -wall "$wall" "../../../$raw")"
