@@ -120,7 +120,9 @@ func (b *ByteList) String() string {
 // Write appends p to the list, growing it if needed. It implements io.Writer and always
 // returns len(p), nil. p may be a view of the list itself.
 func (b *ByteList) Write(p []byte) (int, error) {
-	b.grow(len(p))
+	if len(p) > cap(b.buf)-len(b.buf) { // checked here so that the common case inlines
+		b.grow(len(p))
+	}
 	b.buf = append(b.buf, p...)
 	return len(p), nil
 }
@@ -128,7 +130,9 @@ func (b *ByteList) Write(p []byte) (int, error) {
 // WriteByte appends c to the list, growing it if needed. It implements io.ByteWriter and
 // always returns nil.
 func (b *ByteList) WriteByte(c byte) error {
-	b.grow(1)
+	if len(b.buf) == cap(b.buf) {
+		b.grow(1)
+	}
 	b.buf = append(b.buf, c)
 	return nil
 }
