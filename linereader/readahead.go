@@ -242,12 +242,12 @@ func (r *Reader) dequeue() []byte {
 // popChunk drops the fully given chunk queue[0], giving its bytes back to the producer's
 // budget and its holder back for reuse.
 func (r *Reader) popChunk() {
+	// Shift rather than reslice, so that the queue's array is reused: it rarely holds
+	// more than one chunk.
 	c := r.queue[0]
-	r.queue[0] = nil
-	r.queue, r.qi = r.queue[1:], 0
-	if len(r.queue) == 0 {
-		r.queue = nil
-	}
+	n := copy(r.queue, r.queue[1:])
+	r.queue[n] = nil
+	r.queue, r.qi = r.queue[:n], 0
 	if r.ra == nil {
 		if c.batch {
 			c.recs = nil
@@ -273,7 +273,7 @@ func (r *Reader) popChunk() {
 func (r *Reader) nextOwned() ([]byte, bool) {
 	for {
 		switch {
-		case r.queue != nil:
+		case len(r.queue) > 0:
 			batch := r.queue[0].batch
 			rec := r.dequeue()
 			if batch {
@@ -302,7 +302,7 @@ func (r *Reader) nextOwned() ([]byte, bool) {
 func (r *Reader) nextBatch() ([][]byte, bool) {
 	for {
 		switch {
-		case r.queue != nil:
+		case len(r.queue) > 0:
 			c := r.queue[0]
 			if c.batch && r.qi == 0 {
 				// A whole batch: give it as it is.
@@ -318,7 +318,7 @@ func (r *Reader) nextBatch() ([][]byte, bool) {
 			// What is left of a chunk: the rest of a batch, or records copied out one by
 			// one for Lines, each already an allocation of its own.
 			batch := make([][]byte, 0, len(c.recs)-r.qi)
-			for r.queue != nil && r.queue[0] == c {
+			for len(r.queue) > 0 && r.queue[0] == c {
 				batch = append(batch, r.dequeue())
 			}
 			return batch, true

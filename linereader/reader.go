@@ -163,7 +163,8 @@ func Open(name string, opt Options) (*Reader, error) {
 // history.
 func (r *Reader) Reset(src io.Reader) {
 	r.stopReadAhead()
-	r.queue, r.qi = nil, 0
+	clear(r.queue)
+	r.queue, r.qi = r.queue[:0], 0
 	r.cur, r.curOff, r.curLine, r.curEnd, r.records, r.longest = nil, 0, 0, 0, 0, 0
 	if r.file != nil {
 		r.file.Close()
@@ -186,7 +187,8 @@ func (r *Reader) Reset(src io.Reader) {
 // It does not close a source given to New.
 func (r *Reader) Close() error {
 	r.stopReadAhead()
-	r.queue, r.qi = nil, 0
+	clear(r.queue)
+	r.queue, r.qi = r.queue[:0], 0
 	r.done = true
 	r.rec, r.cur = nil, nil
 	if r.file == nil {
@@ -204,7 +206,7 @@ func (r *Reader) Next() bool {
 		// Next inside a Lines or Batches loop: the records read ahead are queued.
 		r.stopReadAhead()
 	}
-	if r.queue != nil {
+	if len(r.queue) > 0 {
 		r.cur = r.dequeue()
 		return true
 	}
@@ -505,7 +507,7 @@ func (r *Reader) Offset() int64 { return r.curOff }
 // Err returns the error that ended iteration, or nil at a clean end of input. It never
 // returns io.EOF. Once set it stays set until Reset.
 func (r *Reader) Err() error {
-	if r.ra != nil || r.queue != nil {
+	if r.ra != nil || len(r.queue) > 0 {
 		return nil // the engine's error comes after the records still queued
 	}
 	return r.err
@@ -518,7 +520,7 @@ func (r *Reader) Stats() Stats {
 	case r.ra != nil:
 		s = r.snap
 		s.Bytes = r.curEnd - r.origin
-	case r.queue != nil:
+	case len(r.queue) > 0:
 		s = r.stats
 		s.Buffer = r.buf.Stats()
 		s.Bytes = r.curEnd - r.origin
