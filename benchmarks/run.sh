@@ -46,9 +46,9 @@ elapsed=$(($(date +%s) - start))
 wall="$((elapsed / 60))m$((elapsed % 60))s"
 cat "$work/raw.txt" >"$raw"
 
-# The table tool and benchstat live in their own module (benchmarks/cmd/benchtable).
-table="$(cd benchmarks/cmd/benchtable && go run . -wall "$wall" "../../../$raw")"
-stat="$(cd benchmarks/cmd/benchtable && go run golang.org/x/perf/cmd/benchstat -col /impl "../../../$raw")"
+# The table tool (benchmarks/cmd/benchtable) and benchstat (a go.mod tool) use golang.org/x/perf.
+table="$(go run ./benchmarks/cmd/benchtable -wall "$wall" "$raw")"
+stat="$(go tool benchstat -col /impl "$raw")"
 {
 	echo "$table"
 	echo
