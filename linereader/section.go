@@ -2,7 +2,7 @@ package linereader
 
 import (
 	"bytes"
-	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -24,9 +24,11 @@ import (
 // the first separator ending at or after start: the record straddling start belongs to
 // the section before, and a separator straddling start is seen whole.
 func NewSection(src io.ReaderAt, start, end int64, opt Options) *Reader {
-	from := max(0, start-int64(max(len(opt.Sep), 1)))
-	if start <= 0 {
-		from = 0
+	cfg := newConfig(opt)
+	from := int64(0)
+	if start > 0 {
+		// A separator ending at start or later may begin up to len(sep) bytes before it.
+		from = max(0, start-int64(max(len(cfg.sep), 1)))
 	}
 	r := New(io.NewSectionReader(src, from, math.MaxInt64-from), opt)
 	if err := r.cfg.splittable(); err != nil {
@@ -34,7 +36,7 @@ func NewSection(src io.ReaderAt, start, end int64, opt Options) *Reader {
 		return r
 	}
 	if start < 0 || end < start {
-		r.cfg.err = errors.New("linereader: section bounds out of order")
+		r.cfg.err = fmt.Errorf("linereader: section [%d, %d) is out of order", start, end)
 		return r
 	}
 	r.base, r.origin = from, from
@@ -44,7 +46,10 @@ func NewSection(src io.ReaderAt, start, end int64, opt Options) *Reader {
 }
 
 // seekBoundary consumes input up to the end of the first separator, which is where the
-// section's first record starts; without one, the section has no record.
+// section's first record starts; without one, the section has no record. It stops early,
+// with the buffer consumed, once the buffer reaches stopAt without a separator: any
+// boundary further on is at or after stopAt, so a section inside one long record reads
+// only about its own bytes instead of running on to the record's end.
 func (r *Reader) seekBoundary() {
 	sepLen := len(r.cfg.sep)
 	for {
@@ -60,24 +65,29 @@ func (r *Reader) seekBoundary() {
 			r.seek = false
 			return
 		}
-		// Keep only the bytes that could begin a separator straddling the next read.
-		r.start = max(r.start, len(r.data)-(sepLen-1))
-		r.scan = r.start
-		if r.eof {
+		// No separator starts before len(data)-(sepLen-1), so the first boundary left is
+		// past len(data): past the section's end once the buffer reaches it.
+		if r.eof || r.base+int64(len(r.data)) >= r.stopAt {
 			r.start, r.scan = len(r.data), len(r.data)
 			r.seek = false
 			return
 		}
+		// Keep only the bytes that could begin a separator straddling the next read.
+		r.start = max(r.start, len(r.data)-(sepLen-1))
+		r.scan = r.start
 		r.fill()
 	}
 }
 
-// countChunk is how many bytes a parallel Count worker reads per ReadAt.
-const countChunk = 1 << 20
+// countPolicy says when and how Count reads a file in parallel sections.
+type countPolicy struct {
+	minFile    int64 // smallest file counted in parallel: below it, workers cost more than they save
+	minSection int64 // smallest section handed to a worker
+	readSize   int   // bytes per ReadAt in a worker, and per Read when counting a stream
+}
 
-// minParallelCount is the smallest file Count splits into sections: below it, starting
-// workers costs more than it saves.
-const minParallelCount = 4 << 20
+// parallelCount is Count's policy; tests lower it to run the parallel path on small files.
+var parallelCount = countPolicy{minFile: 4 << 20, minSection: 4 << 20, readSize: 1 << 20}
 
 // Count returns the number of records in the named file, reading it in up to `workers`
 // sections at once when the options are splittable, sequentially otherwise; workers < 1
@@ -85,8 +95,12 @@ const minParallelCount = 4 << 20
 //
 // With a separator that cannot overlap itself, no Limit and no MaxRecord, the count is the
 // number of separators, plus one for an unterminated last record: it is counted with
-// bytes.Count over large reads, without cutting records. Pipes, small files and other
-// options are counted by a sequential read.
+// bytes.Count over large reads, without cutting records. A regular file of 4 MiB or more
+// is counted in sections of at least 4 MiB, read with os.File.ReadAt by up to `workers`
+// goroutines. Pipes, small files and other options are counted by a sequential read.
+//
+// The file must not shrink while it is counted: if it does, Count returns an error that
+// wraps io.ErrUnexpectedEOF. Bytes appended meanwhile are not counted.
 func Count(name string, opt Options, workers int) (int64, error) {
 	if workers < 1 {
 		workers = runtime.NumCPU()
@@ -105,10 +119,11 @@ func Count(name string, opt Options, workers int) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if !st.Mode().IsRegular() || st.Size() < minParallelCount || workers == 1 {
-		return countStream(f, cfg)
+	pol := parallelCount
+	if !st.Mode().IsRegular() || st.Size() < pol.minFile || workers == 1 {
+		return countStream(f, cfg, pol.readSize)
 	}
-	return countParallel(f, st.Size(), cfg, workers)
+	return countParallel(f, st.Size(), cfg, workers, pol)
 }
 
 func countRecords(r *Reader) (int64, error) {
@@ -121,9 +136,9 @@ func countRecords(r *Reader) (int64, error) {
 
 // countStream counts separators in one sequential read, keeping the last len(sep)-1 bytes
 // of each read so that a separator straddling two reads is counted once.
-func countStream(src io.Reader, cfg config) (int64, error) {
+func countStream(src io.Reader, cfg config, readSize int) (int64, error) {
 	sep := cfg.sep
-	buf := make([]byte, max(cfg.readSize, countChunk)+len(sep))
+	buf := make([]byte, max(cfg.readSize, readSize)+len(sep))
 	var occ int64
 	keep, total := 0, int64(0)
 	endsWithSep := false
@@ -158,12 +173,14 @@ func countStream(src io.Reader, cfg config) (int64, error) {
 	return occ, nil
 }
 
-// countParallel splits [0, size) into chunks handed out to workers; each counts the
-// separators that start inside its chunk, reading len(sep)-1 bytes past it.
-func countParallel(f *os.File, size int64, cfg config, workers int) (int64, error) {
+// countParallel splits [0, size) of src into sections handed out to workers; each counts
+// the separators that start inside its section, reading len(sep)-1 bytes past it.
+func countParallel(src io.ReaderAt, size int64, cfg config, workers int, pol countPolicy) (int64, error) {
 	sep := cfg.sep
-	chunk := max(int64(countChunk)*4, size/int64(workers*8))
-	nchunks := (size + chunk - 1) / chunk
+	// About 8 sections per worker, so that a worker slowed by the other load on the
+	// machine leaves its share to the others.
+	section := max(pol.minSection, size/int64(workers*8), 1)
+	nsections := (size + section - 1) / section
 	var (
 		mu    sync.Mutex
 		total int64
@@ -171,11 +188,11 @@ func countParallel(f *os.File, size int64, cfg config, workers int) (int64, erro
 		next  int64
 		wg    sync.WaitGroup
 	)
-	for w := 0; w < workers && int64(w) < nchunks; w++ {
+	for w := 0; w < workers && int64(w) < nsections; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := make([]byte, countChunk+len(sep)-1)
+			buf := make([]byte, pol.readSize+len(sep)-1)
 			var occ int64
 			for {
 				mu.Lock()
@@ -183,11 +200,11 @@ func countParallel(f *os.File, size int64, cfg config, workers int) (int64, erro
 				next++
 				stop := first != nil
 				mu.Unlock()
-				if k >= nchunks || stop {
+				if k >= nsections || stop {
 					break
 				}
-				lo, hi := k*chunk, min((k+1)*chunk, size)
-				n, err := countRange(f, lo, hi, size, sep, buf)
+				lo, hi := k*section, min((k+1)*section, size)
+				n, err := countRange(src, lo, hi, size, sep, buf)
 				if err != nil {
 					mu.Lock()
 					if first == nil {
@@ -207,34 +224,48 @@ func countParallel(f *os.File, size int64, cfg config, workers int) (int64, erro
 	if first != nil {
 		return 0, first
 	}
+	if size == 0 {
+		return 0, nil
+	}
+	// An unterminated last record counts too.
 	tail := make([]byte, min(int64(len(sep)), size))
-	if _, err := f.ReadAt(tail, size-int64(len(tail))); err != nil && err != io.EOF {
+	if err := readFullAt(src, tail, size-int64(len(tail))); err != nil {
 		return 0, err
 	}
-	if size > 0 && !bytes.Equal(tail, sep) {
+	if !bytes.Equal(tail, sep) {
 		total++
 	}
 	return total, nil
 }
 
-// countRange counts the separators that start in [lo, hi) of f, whose size is size.
-func countRange(f *os.File, lo, hi, size int64, sep, buf []byte) (int64, error) {
+// countRange counts the separators that start in [lo, hi) of src, whose size is size.
+func countRange(src io.ReaderAt, lo, hi, size int64, sep, buf []byte) (int64, error) {
 	var occ int64
 	overlap := int64(len(sep) - 1)
 	for pos := lo; pos < hi; {
 		step := min(int64(len(buf))-overlap, hi-pos)
 		want := min(step+overlap, size-pos)
-		n, err := f.ReadAt(buf[:want], pos)
-		if int64(n) < want {
-			if err == nil || err == io.EOF {
-				err = io.ErrUnexpectedEOF // the file shrank while it was counted
-			}
+		if err := readFullAt(src, buf[:want], pos); err != nil {
 			return 0, err
 		}
-		// buf[step:n] is shorter than sep, so no separator starting there is counted:
+		// buf[step:want] is shorter than sep, so no separator starting there is counted:
 		// it belongs to the next step, which sees it whole.
-		occ += int64(bytes.Count(buf[:n], sep))
+		occ += int64(bytes.Count(buf[:want], sep))
 		pos += step
 	}
 	return occ, nil
+}
+
+// readFullAt reads len(p) bytes at off. Fewer bytes than the size Count started with mean
+// the file shrank: that is an error wrapping io.ErrUnexpectedEOF, never a short count.
+func readFullAt(src io.ReaderAt, p []byte, off int64) error {
+	n, err := src.ReadAt(p, off)
+	if n == len(p) {
+		return nil
+	}
+	if err == nil || err == io.EOF {
+		return fmt.Errorf("linereader: the file shrank while it was counted (%d of %d bytes at offset %d): %w",
+			n, len(p), off, io.ErrUnexpectedEOF)
+	}
+	return err
 }
