@@ -56,6 +56,7 @@ type config struct {
 	sepByte  byte   // sep[0] in modeByte
 	crlf     bool   // default separator: Chomp also removes a "\r" just before the "\n"
 	readSize int    // most bytes asked of the source per read
+	simple   bool   // modeByte without Limit or MaxRecord: advance's fast path applies
 	err      error  // invalid options: reported by the first Next
 }
 
@@ -79,6 +80,7 @@ func newConfig(opt Options) config {
 		c.mode, c.sep = modeBytes, bytes.Clone(opt.Sep)
 	}
 	c.opt.Sep = c.sep
+	c.simple = c.err == nil && c.mode == modeByte && opt.Limit <= 0 && opt.MaxRecord == 0
 	return c
 }
 

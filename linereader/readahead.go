@@ -61,10 +61,7 @@ type readAhead struct {
 // readAheadOK reports whether the source may be read ahead: a regular file, more than
 // one CPU, and an input that did not end within the first two reads.
 func (r *Reader) readAheadOK() bool {
-	if !r.raAllowed || r.eof || r.done || r.stats.Reads < 2 {
-		return false
-	}
-	return true
+	return r.raAllowed && !r.eof && !r.done && r.stats.Reads >= 2
 }
 
 // allowReadAhead decides, once per source, whether read-ahead may be used for it.

@@ -228,6 +228,22 @@ func (r *Reader) deliver(rec []byte, off, lineNo int64) {
 // advance moves the engine to its next record: rec, recOff and lineNo. It returns false
 // at the end of the input or on an error, kept in err.
 func (r *Reader) advance() bool {
+	if r.cfg.simple && !r.done {
+		// The common case, kept short: a one-byte separator, no limit, no maximum, not a
+		// section, and the record's end already buffered.
+		if i := bytes.IndexByte(r.data[r.scan:], r.cfg.sepByte); i >= 0 {
+			end := r.scan + i + 1
+			rec := r.data[r.start:end:end]
+			r.recStart, r.prevLine = r.start, r.lineNo
+			r.lineNo++
+			if r.cfg.opt.Chomp {
+				rec = r.chomp(rec)
+			}
+			r.rec, r.recOff = rec, r.base+int64(r.start)
+			r.start, r.scan = end, end
+			return true
+		}
+	}
 	if r.done {
 		return false
 	}

@@ -41,6 +41,7 @@ func NewSection(src io.ReaderAt, start, end int64, opt Options) *Reader {
 	}
 	r.base, r.origin = from, from
 	r.stopAt = end
+	r.cfg.simple = false // the fast path does not check stopAt
 	r.seek = start > 0
 	return r
 }
