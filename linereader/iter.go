@@ -1,6 +1,7 @@
 package linereader
 
 import (
+	"bytes"
 	"errors"
 	"iter"
 )
@@ -32,8 +33,35 @@ func (r *Reader) Lines() iter.Seq[[]byte] {
 // reads ahead. Check Err after the loop.
 func (r *Reader) Views() iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
-		for r.Next() {
-			if !yield(r.cur) {
+		for {
+			if r.cfg.simple && !r.done && r.ra == nil && len(r.queue) == 0 {
+				// The common case without Next's dispatch: records whose end is already
+				// buffered, one IndexByte each. The state is kept exactly as Next keeps it,
+				// since the loop body may call LineNo, Offset or Stats.
+				sep := r.cfg.sepByte
+				for {
+					i := bytes.IndexByte(r.data[r.scan:], sep)
+					if i < 0 {
+						break
+					}
+					start, end := r.start, r.scan+i+1
+					rec := r.data[start:end:end]
+					r.recStart, r.prevLine = start, r.lineNo
+					r.lineNo++
+					if r.cfg.opt.Chomp {
+						rec = r.chomp(rec)
+					}
+					r.rec, r.recOff = rec, r.base+int64(start)
+					r.start, r.scan = end, end
+					r.cur, r.curOff, r.curLine = rec, r.recOff, r.lineNo
+					r.records++
+					r.longest = max(r.longest, len(rec))
+					if !yield(rec) {
+						return
+					}
+				}
+			}
+			if !r.Next() || !yield(r.cur) {
 				return
 			}
 		}
