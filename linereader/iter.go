@@ -46,14 +46,14 @@ func (r *Reader) Views() iter.Seq[[]byte] {
 					}
 					start, end := r.start, r.scan+i+1
 					rec := r.data[start:end:end]
-					r.recStart, r.prevLine = start, r.lineNo
-					r.lineNo++
 					if r.cfg.opt.Chomp {
 						rec = r.chomp(rec)
 					}
-					r.rec, r.recOff = rec, r.base+int64(start)
+					r.prevLine = r.lineNo
+					r.lineNo++
+					r.recLo, r.recHi, r.recOff = start, start+len(rec), r.base+int64(start)
 					r.start, r.scan = end, end
-					r.cur, r.curOff, r.curLine = rec, r.recOff, r.lineNo
+					r.curView, r.curOff, r.curLine = true, r.recOff, r.lineNo
 					r.records++
 					r.longest = max(r.longest, len(rec))
 					if !yield(rec) {
@@ -61,7 +61,7 @@ func (r *Reader) Views() iter.Seq[[]byte] {
 					}
 				}
 			}
-			if !r.Next() || !yield(r.cur) {
+			if !r.Next() || !yield(r.Bytes()) {
 				return
 			}
 		}

@@ -144,7 +144,7 @@ func (r *Reader) fillChunk(c *chunk, batches bool) bool {
 		if !r.advance() {
 			return false
 		}
-		rec := r.rec
+		rec := r.engineRec()
 		if batches {
 			if len(block)+len(rec) > cap(block) {
 				if len(c.recs) > 0 {
@@ -285,12 +285,12 @@ func (r *Reader) nextOwned() ([]byte, bool) {
 			r.startReadAhead(false)
 		default:
 			if !r.advance() {
-				r.cur = nil
+				r.cur, r.curView = nil, false
 				return nil, false
 			}
-			rec := clone(r.rec)
-			r.deliver(rec, r.recOff, r.lineNo)
-			return rec, true
+			// Bytes reports the engine's view of the same record: no pointer stored.
+			r.deliverView()
+			return clone(r.engineRec()), true
 		}
 	}
 }
@@ -304,9 +304,11 @@ func (r *Reader) nextBatch() ([][]byte, bool) {
 			if c.batch && r.qi == 0 {
 				// A whole batch: give it as it is.
 				n := len(c.recs)
-				for i := range n {
-					r.deliver(c.recs[i], c.offs[i], c.lines[i])
+				for _, rec := range c.recs {
+					r.longest = max(r.longest, len(rec))
 				}
+				r.deliver(c.recs[n-1], c.offs[n-1], c.lines[n-1])
+				r.records += int64(n - 1)
 				r.curEnd = c.ends[n-1]
 				batch := c.recs
 				r.popChunk()
@@ -332,7 +334,7 @@ func (r *Reader) nextBatch() ([][]byte, bool) {
 			c.recs, c.offs, c.lines, c.ends, c.size = nil, c.offs[:0], c.lines[:0], c.ends[:0], 0
 			r.fillChunk(c, true)
 			if len(c.recs) == 0 {
-				r.cur = nil
+				r.cur, r.curView = nil, false
 				return nil, false
 			}
 			r.queue = append(r.queue, c)

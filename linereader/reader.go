@@ -55,22 +55,23 @@ type Reader struct {
 	rerr    error
 	empties int
 
-	// The engine's last record: rec is a view of data, valid until the engine advances;
-	// recOff is its offset and lineNo the line count after it. Only advance and the
-	// read-ahead goroutine (while it runs) touch these and the fields above.
-	rec    []byte
-	recOff int64
-	lineNo int64
-	// recStart and prevLine undo the last advance (unread): where rec starts in data, and
-	// lineNo before it.
-	recStart int
-	prevLine int64
+	// The engine's last record is data[recLo:recHi], valid until the engine advances (kept
+	// as indexes, not a slice, so that advancing stores no pointer: with the garbage
+	// collector running, every pointer store pays a write barrier); recOff is its offset
+	// and lineNo the line count after it; prevLine is lineNo before it (for unread). Only
+	// advance and the read-ahead goroutine (while it runs) touch these and the fields above.
+	recLo, recHi int
+	recOff       int64
+	lineNo       int64
+	prevLine     int64
 
-	// The caller's current record, what Bytes, LineNo and Offset report. With read-ahead
-	// the engine runs ahead of it. curEnd is the input offset just past cur (Stats.Bytes
+	// The caller's current record, what Bytes, LineNo and Offset report: the engine's
+	// record when curView is set, else cur (a record read ahead, or nil when there is
+	// none). With read-ahead the engine runs ahead of it. curEnd is the input offset just past cur (Stats.Bytes
 	// while records read ahead are still queued); records and longest count what the
 	// caller has been given.
 	cur     []byte
+	curView bool
 	curOff  int64
 	curLine int64
 	curEnd  int64
@@ -165,7 +166,7 @@ func (r *Reader) Reset(src io.Reader) {
 	r.stopReadAhead()
 	clear(r.queue)
 	r.queue, r.qi = r.queue[:0], 0
-	r.cur, r.curOff, r.curLine, r.curEnd, r.records, r.longest = nil, 0, 0, 0, 0, 0
+	r.cur, r.curView, r.curOff, r.curLine, r.curEnd, r.records, r.longest = nil, false, 0, 0, 0, 0, 0
 	if r.file != nil {
 		r.file.Close()
 		r.file = nil
@@ -175,7 +176,7 @@ func (r *Reader) Reset(src io.Reader) {
 	r.data = r.buf.Bytes()
 	r.start, r.scan, r.base, r.origin = 0, 0, 0, 0
 	r.eof, r.rerr, r.empties = false, nil, 0
-	r.rec, r.recOff, r.lineNo = nil, 0, 0
+	r.recLo, r.recHi, r.recOff, r.lineNo = 0, 0, 0, 0
 	r.stopAt, r.seek = -1, false
 	r.err, r.done = nil, false
 	r.stats = Stats{}
@@ -190,7 +191,7 @@ func (r *Reader) Close() error {
 	clear(r.queue)
 	r.queue, r.qi = r.queue[:0], 0
 	r.done = true
-	r.rec, r.cur = nil, nil
+	r.cur, r.curView = nil, false
 	if r.file == nil {
 		return nil
 	}
@@ -207,23 +208,33 @@ func (r *Reader) Next() bool {
 		r.stopReadAhead()
 	}
 	if len(r.queue) > 0 {
-		r.cur = r.dequeue()
+		r.dequeue()
 		return true
 	}
 	if !r.advance() {
-		r.cur = nil
+		r.cur, r.curView = nil, false
 		return false
 	}
-	r.deliver(r.rec, r.recOff, r.lineNo)
+	r.deliverView()
 	return true
 }
 
-// deliver makes rec the caller's current record.
+// deliver makes rec, a record read ahead, the caller's current record.
 func (r *Reader) deliver(rec []byte, off, lineNo int64) {
-	r.cur, r.curOff, r.curLine = rec, off, lineNo
+	r.cur, r.curView, r.curOff, r.curLine = rec, false, off, lineNo
 	r.records++
 	r.longest = max(r.longest, len(rec))
 }
+
+// deliverView makes the engine's record the caller's current record.
+func (r *Reader) deliverView() {
+	r.curView, r.curOff, r.curLine = true, r.recOff, r.lineNo
+	r.records++
+	r.longest = max(r.longest, r.recHi-r.recLo)
+}
+
+// engineRec returns the engine's last record, a view of the buffer.
+func (r *Reader) engineRec() []byte { return r.data[r.recLo:r.recHi:r.recHi] }
 
 // advance moves the engine to its next record: rec, recOff and lineNo. It returns false
 // at the end of the input or on an error, kept in err.
@@ -233,13 +244,13 @@ func (r *Reader) advance() bool {
 		// section, and the record's end already buffered.
 		if i := bytes.IndexByte(r.data[r.scan:], r.cfg.sepByte); i >= 0 {
 			end := r.scan + i + 1
-			rec := r.data[r.start:end:end]
-			r.recStart, r.prevLine = r.start, r.lineNo
-			r.lineNo++
+			hi := end
 			if r.cfg.opt.Chomp {
-				rec = r.chomp(rec)
+				hi = r.start + len(r.chomp(r.data[r.start:end]))
 			}
-			r.rec, r.recOff = rec, r.base+int64(r.start)
+			r.prevLine = r.lineNo
+			r.lineNo++
+			r.recLo, r.recHi, r.recOff = r.start, hi, r.base+int64(r.start)
 			r.start, r.scan = end, end
 			return true
 		}
@@ -250,7 +261,6 @@ func (r *Reader) advance() bool {
 	if r.cfg.err != nil {
 		return r.fail(r.cfg.err)
 	}
-	r.rec = nil
 	if r.seek {
 		r.seekBoundary()
 	}
@@ -313,9 +323,8 @@ func (r *Reader) advance() bool {
 // unread undoes the last successful advance, so that the next one yields the same record.
 // It is valid only right after advance returned true: the record is still in data then.
 func (r *Reader) unread() {
-	r.start, r.scan = r.recStart, r.recStart
+	r.start, r.scan = r.recLo, r.recLo
 	r.lineNo = r.prevLine
-	r.rec = nil
 }
 
 // skipNewlines drops the newlines before a paragraph, reading as needed.
@@ -376,14 +385,14 @@ func (r *Reader) emit(end int, ended bool) bool {
 	if max := r.cfg.opt.MaxRecord; max > 0 && len(rec) > max {
 		return r.tooLong()
 	}
-	r.recStart, r.prevLine = r.start, r.lineNo
+	r.prevLine = r.lineNo
 	if ended {
 		r.lineNo++
 		if r.cfg.opt.Chomp {
 			rec = r.chomp(rec)
 		}
 	}
-	r.rec = rec
+	r.recLo, r.recHi = r.start, r.start+len(rec)
 	r.recOff = r.base + int64(r.start)
 	r.start, r.scan = end, end
 	return true
@@ -420,14 +429,12 @@ func (r *Reader) tooLong() bool {
 // buffered bytes were yielded.
 func (r *Reader) finish() bool {
 	r.done = true
-	r.rec = nil
 	r.err = r.rerr
 	return false
 }
 
 func (r *Reader) fail(err error) bool {
 	r.done = true
-	r.rec = nil
 	r.err = err
 	return false
 }
@@ -489,12 +496,20 @@ func (r *Reader) compact() {
 // Bytes returns the current record, borrowed from the reader's buffer: it is valid only
 // until the next call to Next, Reset or Close, which may overwrite it. Its capacity is
 // capped, so appending to it copies. Use Line for a record to keep.
-func (r *Reader) Bytes() []byte { return r.cur }
+func (r *Reader) Bytes() []byte {
+	if r.curView {
+		return r.engineRec()
+	}
+	return r.cur
+}
 
 // Line returns a copy of the current record, owned by the caller: an exact-size
 // allocation (len == cap) that shares memory with nothing else. It returns nil when there
 // is no current record.
 func (r *Reader) Line() []byte {
+	if r.curView {
+		return clone(r.engineRec())
+	}
 	if r.cur == nil {
 		return nil
 	}
@@ -509,7 +524,7 @@ func clone(p []byte) []byte {
 }
 
 // Text returns the current record as a string (a copy).
-func (r *Reader) Text() string { return string(r.cur) }
+func (r *Reader) Text() string { return string(r.Bytes()) }
 
 // LineNo returns Ruby's lineno after the current record: the number of records so far
 // that ended on their separator or at end of input with limit to spare. Records cut by
