@@ -113,3 +113,70 @@ func Foreach(name string, opt Options, fn func(line []byte) error) error {
 	}
 	return errors.Join(r.Err(), r.Close())
 }
+
+// Runs returns an iterator over runs of whole records, borrowed from the reader's buffer:
+// each run is one or more complete records back to back, exactly as they are in the input,
+// valid only until the loop body returns. It is the fastest way to pass records through
+// unchanged (a filter that copies its input, a checksum): one search from the end of the
+// buffered data finds where the last complete record ends, and the records in between
+// are counted with bytes.Count instead of being cut one by one. LineNo, Offset and
+// Stats.Records are kept as if each record had been yielded (during the loop LineNo is
+// the line number after the run's last record, Offset the offset of its first byte), but
+// Stats.MaxRecord is not: Runs never measures the records inside a run of several.
+//
+// Runs of several records are made only when records are contiguous input with a
+// separator that cannot overlap itself, and no Limit, Chomp, MaxRecord or section end has
+// to be checked per record: otherwise, and whenever no complete record is buffered, each
+// run is a single record, as from Next.
+func (r *Reader) Runs() iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		multi := r.runnable()
+		for {
+			if multi && !r.done && r.ra == nil && len(r.queue) == 0 {
+				if run := r.nextRun(); run != nil {
+					if !yield(run) {
+						return
+					}
+					continue
+				}
+			}
+			if !r.Next() || !yield(r.Bytes()) {
+				return
+			}
+		}
+	}
+}
+
+// runnable reports whether records can be passed on in runs: see Runs.
+func (r *Reader) runnable() bool {
+	o := &r.cfg.opt
+	return r.cfg.err == nil && (r.cfg.mode == modeByte || (r.cfg.mode == modeBytes && !selfOverlapping(r.cfg.sep))) &&
+		o.Limit <= 0 && !o.Chomp && o.MaxRecord == 0 && r.stopAt < 0
+}
+
+// nextRun consumes every complete record buffered and returns them as one run, or nil
+// when no complete record is buffered. A separator that cannot overlap itself is matched
+// wherever it occurs, so the last occurrence ends the last complete record and
+// bytes.Count counts the records.
+func (r *Reader) nextRun() []byte {
+	sep := r.cfg.sep
+	var last int
+	if len(sep) == 1 {
+		last = bytes.LastIndexByte(r.data[r.scan:], sep[0])
+	} else {
+		last = bytes.LastIndex(r.data[r.scan:], sep)
+	}
+	if last < 0 {
+		return nil
+	}
+	start, end := r.start, r.scan+last+len(sep)
+	run := r.data[start:end:end]
+	n := int64(bytes.Count(run, sep))
+	r.prevLine = r.lineNo + n - 1
+	r.lineNo += n
+	r.recLo, r.recHi, r.recOff = start, end, r.base+int64(start)
+	r.start, r.scan = end, end
+	r.curView, r.curOff, r.curLine = true, r.recOff, r.lineNo
+	r.records += n
+	return run
+}

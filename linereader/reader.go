@@ -116,7 +116,7 @@ type Stats struct {
 	Records   int64
 	Bytes     int64 // input bytes consumed, skipped paragraph newlines included
 	Reads     int   // calls to the source's Read
-	MaxRecord int   // longest record yielded, in bytes, after Chomp
+	MaxRecord int   // longest record yielded, in bytes, after Chomp (not measured inside Runs)
 	Buffer    bytelist.Stats
 }
 

@@ -57,6 +57,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cfg:    cfg,
 		stdin:  stdin,
 		w:      bufio.NewWriterSize(stdout, outBufferSize),
+		out:    stdout,
 		stderr: stderr,
 		start:  time.Now(),
 	}
@@ -68,6 +69,7 @@ type command struct {
 	cfg    *config
 	stdin  io.Reader
 	w      *bufio.Writer
+	out    io.Writer // standard output under w, for writes too large to buffer
 	stderr io.Writer
 	bar    *progressbar.ProgressBar // nil: no progress bar
 
@@ -164,6 +166,12 @@ func (c *command) file(name string) {
 	}
 	r := linereader.New(src, c.cfg.opt)
 	defer r.Close()
+	if !c.cfg.withName && !c.cfg.number && c.cfg.ors == nil && !interactive && !c.cfg.stats {
+		// The output is the input: pass whole runs of records on (--stats needs each
+		// record measured for the longest one, so it takes the loop below).
+		c.copyRuns(name, r)
+		return
+	}
 	var line int64 // LineNo before the current record
 	w := c.w
 	for r.Next() {
@@ -196,6 +204,35 @@ func (c *command) file(name string) {
 		c.fail(name, err)
 	}
 }
+
+// copyRuns writes the records unchanged, a run of whole records at a time (Runs): the
+// output is the records as they are, so there is nothing to do per record. A large run
+// goes straight to standard output once the buffer is flushed, without being copied.
+func (c *command) copyRuns(name string, r *linereader.Reader) {
+	w := c.w
+	for run := range r.Runs() {
+		var err error
+		if len(run) >= directWrite {
+			if err = w.Flush(); err == nil {
+				_, err = c.out.Write(run)
+			}
+		} else {
+			_, err = w.Write(run)
+		}
+		if err != nil {
+			c.writeFailed(err)
+			break
+		}
+	}
+	c.lineBase += r.LineNo()
+	c.addStats(r.Stats())
+	if err := r.Err(); err != nil && !c.stopped {
+		c.fail(name, err)
+	}
+}
+
+// directWrite is the run size from which copyRuns writes past the output buffer.
+const directWrite = 32 << 10
 
 // count implements -c for one input.
 func (c *command) count(name string, src io.Reader, size int64) {
