@@ -91,9 +91,13 @@ func parseBenchArgs(args []string) (*benchConfig, bool, error) {
 		}
 		return nil, false, usagef("invalid --size %q: %v", size, err)
 	}
-	if cfg.buffer, err = parseSize(buffer); err != nil || cfg.buffer < 1 {
-		if err == nil {
+	if cfg.buffer, err = parseSize(buffer); err != nil || cfg.buffer < 1 || cfg.buffer > maxBuffer {
+		switch {
+		case err != nil:
+		case cfg.buffer < 1:
 			err = errors.New("must be at least 1 byte")
+		default:
+			err = errors.New("at most " + formatSize(maxBuffer))
 		}
 		return nil, false, usagef("invalid --buffer %q: %v", buffer, err)
 	}

@@ -195,6 +195,11 @@ func parseArgs(args []string) (*config, error) {
 	if n < 1 {
 		return nil, usagef("invalid --buffer %q: must be at least 1 byte", raw.buffer)
 	}
+	if n > maxBuffer {
+		// The buffer is allocated up front: a huge one would crash the command
+		// (makeslice: cap out of range, or out of memory) before reading a byte.
+		return nil, usagef("invalid --buffer %q: at most %s", raw.buffer, formatSize(maxBuffer))
+	}
 	cfg.opt.BufferSize = n
 	if cfg.jobs < 1 {
 		return nil, usagef("invalid --jobs %d: must be at least 1", cfg.jobs)
@@ -218,6 +223,10 @@ func sepName(null bool) string {
 }
 
 // parseSize parses a byte count such as 4096, 64KiB or 1G with go-humanize.
+// maxBuffer is the largest --buffer: the bytes per read, allocated before the
+// first read.
+const maxBuffer = 1 << 30
+
 func parseSize(s string) (int, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {

@@ -234,3 +234,27 @@ func TestHostileNothingWrittenAfterOutputFails(t *testing.T) {
 	assert.Equal(t, 1, status)
 	assert.Equal(t, "foreach: write error: no space left on device\n", errb.String())
 }
+
+// Regression: --buffer 1EB panicked (makeslice: cap out of range) and --buffer 1TB died
+// with "fatal error: runtime: out of memory", both with exit status 2 and a stack trace,
+// since the buffer is allocated before the first read. A buffer over 1 GiB is now a
+// usage error.
+func TestHostileHugeBufferIsAUsageError(t *testing.T) {
+	for _, size := range []string{"1EB", "9223372036854775807", "1TB", "2GiB"} {
+		out, errs, status := runCmd(t, "a\n", "--buffer", size)
+		assert.Equal(t, 2, status, size)
+		assert.Empty(t, out, size)
+		assert.Equal(t, fmt.Sprintf("foreach: invalid --buffer %q: at most 1.0 GiB\n", size)+usage(), errs, size)
+	}
+	out, errs, status := runCmd(t, "a\n", "--buffer", "1MiB")
+	assert.Equal(t, 0, status, errs)
+	assert.Equal(t, "a\n", out)
+}
+
+// The same for foreach bench, which panicked on --buffer 1EB after printing its header.
+func TestHostileBenchHugeBufferIsAUsageError(t *testing.T) {
+	out, errs, status := runCmd(t, "", "bench", "--buffer", "1EB", os.DevNull)
+	assert.Equal(t, 2, status)
+	assert.Empty(t, out)
+	assert.True(t, strings.HasPrefix(errs, "foreach bench: invalid --buffer \"1EB\": at most 1.0 GiB\n"), errs)
+}
