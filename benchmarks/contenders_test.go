@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	naivepkg "github.com/foreachio/foreach/internal/naive"
 	"io"
 	"os"
 
@@ -196,51 +197,18 @@ func bytesLines(name string, _ int64, hash bool) (res result, err error) {
 	return res, nil
 }
 
-// naiveStep is how many bytes the naive contender takes from its bufio.Reader at
-// a time.
-const naiveStep = 128
-
-// naive is the pattern of the JRuby story this project answers: a new buffer for
-// every line, starting empty, grown by 1.5x (cap*3/2+1, or more if a step needs
-// it), copying what it holds, as 128-byte steps arrive. It counts its growths.
+// naive is the pattern of the JRuby story this project answers (internal/naive): a
+// new buffer for every line, starting empty, grown by 1.5x as 128-byte steps arrive.
+// It counts its growths.
 func naive(name string, _ int64, hash bool) (res result, err error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return res, err
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, readBuffer)
-	var line []byte // nil at the start of every line
-	for {
-		step, err := br.Peek(naiveStep)
-		if len(step) == 0 {
-			if len(line) > 0 {
-				res.touch(line, hash)
-			}
-			if err == io.EOF {
-				err = nil
-			}
-			return res, err
-		}
-		n, end := len(step), false
-		if i := bytes.IndexByte(step, '\n'); i >= 0 {
-			n, end = i+1, true
-		}
-		if len(line)+n > cap(line) {
-			c := cap(line)
-			for len(line)+n > c {
-				c = c*3/2 + 1
-			}
-			grown := make([]byte, len(line), c)
-			copy(grown, line)
-			line = grown
-			res.grows++
-		}
-		line = append(line, step[:n]...)
-		br.Discard(n)
-		if end {
-			res.touch(line, hash)
-			line = nil
-		}
-	}
+	grows, err := naivepkg.Lines(bufio.NewReaderSize(f, readBuffer), func(line []byte) {
+		res.touch(line, hash)
+	})
+	res.grows = int64(grows)
+	return res, err
 }

@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/foreachio/foreach/internal/naive"
 	"io"
 	"os"
 	"path/filepath"
@@ -322,48 +323,15 @@ func benchReadBytes(f *os.File, _ int64, buffer int) (result, error) {
 	}
 }
 
-// naiveStep is how many bytes the naive contender takes from its bufio.Reader
-// at a time.
-const naiveStep = 128
-
-// benchNaive is the pattern this project replaces: a fresh buffer for every
-// line, grown by 1.5x (copying what it holds) whenever the next step does not fit.
+// benchNaive is the pattern this project replaces (internal/naive): a fresh buffer
+// for every line, grown by 1.5x (copying what it holds) whenever the next 128-byte step
+// does not fit.
 func benchNaive(f *os.File, _ int64, buffer int) (result, error) {
 	var res result
-	br := bufio.NewReaderSize(f, max(buffer, naiveStep))
-	var line []byte // starts empty for every line
-	for {
-		step, err := br.Peek(naiveStep)
-		if len(step) == 0 {
-			if len(line) > 0 {
-				touch(&res, line)
-			}
-			if err == io.EOF {
-				err = nil
-			}
-			return res, err
-		}
-		n, end := len(step), false
-		if i := bytes.IndexByte(step, '\n'); i >= 0 {
-			n, end = i+1, true
-		}
-		if len(line)+n > cap(line) {
-			c := cap(line)
-			for len(line)+n > c {
-				c = c*3/2 + 1
-			}
-			grown := make([]byte, len(line), c)
-			copy(grown, line)
-			line = grown
-			res.grows++
-		}
-		line = append(line, step[:n]...)
-		br.Discard(n)
-		if end {
-			touch(&res, line)
-			line = nil
-		}
-	}
+	br := bufio.NewReaderSize(f, max(buffer, naive.Step))
+	grows, err := naive.Lines(br, func(line []byte) { touch(&res, line) })
+	res.grows = grows
+	return res, err
 }
 
 // sample is one timed run.
