@@ -1,6 +1,7 @@
 package linereader
 
 import (
+	"bytes"
 	"os"
 	"runtime"
 	"sync/atomic"
@@ -132,6 +133,9 @@ func (r *Reader) produce(ra *readAhead) {
 // into its own exact-size allocation, or for a batch into the batch's one block. It
 // returns false when the engine has ended (its error, if any, is in r.err).
 func (r *Reader) fillChunk(c *chunk, batches bool) bool {
+	if batches && r.cfg.simple && !r.done && r.fastBatch(c) {
+		return true
+	}
 	maxRecs, maxBytes := chunkRecords, int64(chunkBytes)
 	var block []byte
 	if batches {
@@ -168,6 +172,66 @@ func (r *Reader) fillChunk(c *chunk, batches bool) bool {
 	if batches {
 		r.batchHint = len(c.recs)
 	}
+	return true
+}
+
+// fastBatch fills the empty chunk c with a batch of the complete records already
+// buffered, for the simple separator case: it finds their ends first, then copies them
+// all into the batch's block with one copy, exact-size, and slices the records out of
+// it. It leaves the engine as advance would after the batch's last record, and returns
+// false (changing nothing) when no complete record within batchBytes is buffered.
+func (r *Reader) fastBatch(c *chunk) bool {
+	sep := r.cfg.sepByte
+	var ends []int
+	for {
+		lo := r.start
+		limit := min(len(r.data), lo+batchBytes)
+		ends = r.ends[:0]
+		p := r.scan
+		for len(ends) < batchRecords {
+			i := bytes.IndexByte(r.data[p:limit], sep)
+			if i < 0 {
+				break
+			}
+			p += i + 1
+			ends = append(ends, p)
+		}
+		r.ends = ends
+		if len(ends) > 0 {
+			break
+		}
+		// Nothing complete is buffered: read more, unless the input is over or one
+		// record fills the batch (the record-by-record path deals with both).
+		if r.eof || limit-lo >= batchBytes {
+			return false
+		}
+		r.scan = limit
+		r.fill()
+	}
+	data, lo, n := r.data, r.start, len(ends)
+	hi := ends[n-1]
+	block := make([]byte, hi-lo)
+	copy(block, data[lo:hi])
+	c.batch = true
+	c.recs = make([][]byte, 0, n)
+	prev, line := lo, r.lineNo
+	for _, e := range ends {
+		rec := block[prev-lo : e-lo : e-lo]
+		if r.cfg.opt.Chomp {
+			rec = r.chomp(rec)
+		}
+		line++
+		c.recs = append(c.recs, rec)
+		c.offs = append(c.offs, r.base+int64(prev))
+		c.lines = append(c.lines, line)
+		c.ends = append(c.ends, r.base+int64(e))
+		c.size += int64(len(rec))
+		prev = e
+	}
+	lastLo := int(c.offs[n-1] - r.base)
+	r.prevLine, r.lineNo = line-1, line
+	r.recLo, r.recHi, r.recOff = lastLo, lastLo+len(c.recs[n-1]), c.offs[n-1]
+	r.start, r.scan = hi, hi
 	return true
 }
 

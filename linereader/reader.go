@@ -93,6 +93,7 @@ type Reader struct {
 	// for the next batch of the plain loop.
 	batchHint int
 	spare     *chunk
+	ends      []int // scratch for fastBatch: the ends of a batch's records in data
 
 	// stopAt >= 0 ends a section: no record starting at or after it is yielded. seek: the
 	// section has yet to skip to its first record boundary.
