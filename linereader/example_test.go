@@ -92,3 +92,14 @@ func ExampleReader_Batches() {
 	}
 	// Output: 3 records: ["a" "b" "c"]
 }
+
+// Runs passes records through a run at a time: here, copying a log while counting lines.
+func ExampleReader_Runs() {
+	r := linereader.New(strings.NewReader("a\nbb\nccc\ndddd"), linereader.Options{})
+	var out strings.Builder
+	for run := range r.Runs() {
+		out.Write(run) // one or more whole records, exactly as in the input
+	}
+	fmt.Printf("%q %d records, line %d, %v\n", out.String(), r.Stats().Records, r.LineNo(), r.Err())
+	// Output: "a\nbb\nccc\ndddd" 4 records, line 4, <nil>
+}
