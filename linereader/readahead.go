@@ -26,14 +26,18 @@ import (
 
 // chunk is a run of records produced ahead of the caller, in input order.
 type chunk struct {
-	recs  [][]byte // the records; a fresh batch slice when batch is set
-	offs  []int64  // Offset of each record
-	lines []int64  // LineNo after each record
-	ends  []int64  // input offset just past each record
-	batch bool     // recs is a batch for the caller: one fresh block, the slice not reused
-	size  int64    // bytes held by the records
-	reads int      // the engine's Stats after producing this chunk
+	recs  [][]byte  // the records; a fresh batch slice when batch is set
+	meta  []recMeta // where each record is, as the caller will ask
+	batch bool      // recs is a batch for the caller: one fresh block, the slice not reused
+	size  int64     // bytes held by the records
+	reads int       // the engine's Stats after producing this chunk
 	buf   bytelist.Stats
+}
+
+// recMeta is where a record read ahead is: its Offset, the LineNo after it, and the
+// input offset just past it (Stats.Bytes once it is given).
+type recMeta struct {
+	off, line, end int64
 }
 
 // Producer pacing. A chunk closes at chunkRecords records or chunkBytes bytes (one
@@ -164,9 +168,7 @@ func (r *Reader) fillChunk(c *chunk, batches bool) bool {
 			rec = clone(rec)
 		}
 		c.recs = append(c.recs, rec)
-		c.offs = append(c.offs, r.recOff)
-		c.lines = append(c.lines, r.lineNo)
-		c.ends = append(c.ends, r.base+int64(r.start))
+		c.meta = append(c.meta, recMeta{r.recOff, r.lineNo, r.base + int64(r.start)})
 		c.size += int64(len(rec))
 	}
 	if batches {
@@ -222,15 +224,14 @@ func (r *Reader) fastBatch(c *chunk) bool {
 		}
 		line++
 		c.recs = append(c.recs, rec)
-		c.offs = append(c.offs, r.base+int64(prev))
-		c.lines = append(c.lines, line)
-		c.ends = append(c.ends, r.base+int64(e))
+		c.meta = append(c.meta, recMeta{r.base + int64(prev), line, r.base + int64(e)})
 		c.size += int64(len(rec))
 		prev = e
 	}
-	lastLo := int(c.offs[n-1] - r.base)
+	lastOff := c.meta[n-1].off
+	lastLo := int(lastOff - r.base)
 	r.prevLine, r.lineNo = line-1, line
-	r.recLo, r.recHi, r.recOff = lastLo, lastLo+len(c.recs[n-1]), c.offs[n-1]
+	r.recLo, r.recHi, r.recOff = lastLo, lastLo+len(c.recs[n-1]), lastOff
 	r.start, r.scan = hi, hi
 	return true
 }
@@ -239,15 +240,11 @@ func (r *Reader) fastBatch(c *chunk) bool {
 func newChunk(free chan *chunk) *chunk {
 	select {
 	case c := <-free:
-		c.recs, c.offs, c.lines, c.ends = c.recs[:0], c.offs[:0], c.lines[:0], c.ends[:0]
+		c.recs, c.meta = c.recs[:0], c.meta[:0]
 		c.size, c.batch = 0, false
 		return c
 	default:
-		return &chunk{
-			offs:  make([]int64, 0, chunkRecords),
-			lines: make([]int64, 0, chunkRecords),
-			ends:  make([]int64, 0, chunkRecords),
-		}
+		return &chunk{}
 	}
 }
 
@@ -292,8 +289,9 @@ func (r *Reader) dequeue() []byte {
 	c := r.queue[0]
 	i := r.qi
 	rec := c.recs[i]
-	r.deliver(rec, c.offs[i], c.lines[i])
-	r.curEnd = c.ends[i]
+	m := c.meta[i]
+	r.deliver(rec, m.off, m.line)
+	r.curEnd = m.end
 	if r.qi++; r.qi == len(c.recs) {
 		r.popChunk()
 	}
@@ -371,9 +369,10 @@ func (r *Reader) nextBatch() ([][]byte, bool) {
 				for _, rec := range c.recs {
 					r.longest = max(r.longest, len(rec))
 				}
-				r.deliver(c.recs[n-1], c.offs[n-1], c.lines[n-1])
+				m := c.meta[n-1]
+				r.deliver(c.recs[n-1], m.off, m.line)
 				r.records += int64(n - 1)
-				r.curEnd = c.ends[n-1]
+				r.curEnd = m.end
 				batch := c.recs
 				r.popChunk()
 				return batch, true
@@ -395,7 +394,7 @@ func (r *Reader) nextBatch() ([][]byte, bool) {
 				c = &chunk{}
 			}
 			r.spare = nil
-			c.recs, c.offs, c.lines, c.ends, c.size = nil, c.offs[:0], c.lines[:0], c.ends[:0], 0
+			c.recs, c.meta, c.size = nil, c.meta[:0], 0
 			r.fillChunk(c, true)
 			if len(c.recs) == 0 {
 				r.cur, r.curView = nil, false
