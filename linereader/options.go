@@ -10,6 +10,10 @@ import (
 // read, when Options.BufferSize is 0.
 const DefaultBufferSize = 64 << 10
 
+// MaxBufferSize is the largest Options.BufferSize accepted: the buffer is allocated
+// before the first read, so an absurd size must be an error, not a crash.
+const MaxBufferSize = 1 << 30
+
 // maxEmptyReads is how many reads in a row may return no data and no error before the
 // reader gives up with io.ErrNoProgress, as bufio does.
 const maxEmptyReads = 100
@@ -97,6 +101,9 @@ func validate(opt Options) error {
 	}
 	if opt.BufferSize < 0 {
 		conflicts = append(conflicts, fmt.Sprintf("BufferSize %d is negative", opt.BufferSize))
+	}
+	if opt.BufferSize > MaxBufferSize {
+		conflicts = append(conflicts, fmt.Sprintf("BufferSize %d is larger than %d", opt.BufferSize, MaxBufferSize))
 	}
 	if opt.MaxRecord < 0 {
 		conflicts = append(conflicts, fmt.Sprintf("MaxRecord %d is negative", opt.MaxRecord))
