@@ -25,6 +25,9 @@ import (
 //     the next call to Next (or the end of the loop body). Line, Lines and Batches copy.
 //   - A Reader is not safe for concurrent use.
 type Reader struct {
+	// ---- The engine. While a read-ahead producer runs (readahead.go), only it touches
+	// this part; otherwise only the caller's goroutine does.
+
 	cfg config
 
 	// The source. file is non-nil when Open made the source; Close closes it.
@@ -58,18 +61,49 @@ type Reader struct {
 	// The engine's last record is data[recLo:recHi], valid until the engine advances (kept
 	// as indexes, not a slice, so that advancing stores no pointer: with the garbage
 	// collector running, every pointer store pays a write barrier); recOff is its offset
-	// and lineNo the line count after it; prevLine is lineNo before it (for unread). Only
-	// advance and the read-ahead goroutine (while it runs) touch these and the fields above.
+	// and lineNo the line count after it; prevLine is lineNo before it (for unread).
 	recLo, recHi int
 	recOff       int64
 	lineNo       int64
 	prevLine     int64
 
+	// stopAt >= 0 ends a section: no record starting at or after it is yielded. seek: the
+	// section has yet to skip to its first record boundary.
+	stopAt int64
+	seek   bool
+
+	err  error // sticky: set when the engine stops because of an error
+	done bool  // the engine has stopped and will yield nothing more
+
+	stats Stats // Reads; the rest of Stats is computed by Stats()
+
+	// sinceGrow is the number of bytes consumed since the buffer last grew: once it is
+	// past the capacity, a large buffer has outlived the record that needed it.
+	sinceGrow  int64
+	growsSeen  int
+	releaseCap int
+
+	// batchHint is the size of the last batch; ends is scratch for fastBatch (the ends of
+	// a batch's records in data).
+	batchHint int
+	ends      []int
+
+	// raAllowed: this source may be read ahead (a regular file). Set by Reset, read-only
+	// while a producer runs.
+	raAllowed bool
+
+	// The two parts sit on different cache lines: with read-ahead, the producer writes
+	// the engine's fields for every record and the caller's goroutine its own, and
+	// sharing a line would bounce it between the cores on every record.
+	_ [128]byte
+
+	// ---- The caller's side: only the caller's goroutine touches this part.
+
 	// The caller's current record, what Bytes, LineNo and Offset report: the engine's
 	// record when curView is set, else cur (a record read ahead, or nil when there is
-	// none). With read-ahead the engine runs ahead of it. curEnd is the input offset just past cur (Stats.Bytes
-	// while records read ahead are still queued); records and longest count what the
-	// caller has been given.
+	// none). With read-ahead the engine runs ahead of it. curEnd is the input offset just
+	// past cur (Stats.Bytes while records read ahead are still queued); records and
+	// longest count what the caller has been given.
 	cur     []byte
 	curView bool
 	curOff  int64
@@ -83,33 +117,11 @@ type Reader struct {
 	ra    *readAhead
 	queue []*chunk
 	qi    int
-	snap  Stats // the engine's Reads and Buffer stats as of the last chunk received
-	// raAllowed: this source may be read ahead (a regular file); raForce lets tests read
-	// any source ahead.
-	raAllowed bool
-	raForce   bool
-	raStarts  int // producers started, for tests
-	// batchHint is the size of the last batch (engine side), spare a chunk holder kept
-	// for the next batch of the plain loop.
-	batchHint int
-	spare     *chunk
-	ends      []int // scratch for fastBatch: the ends of a batch's records in data
+	snap  Stats  // the engine's Reads and Buffer stats as of the last chunk received
+	spare *chunk // a chunk holder kept for the next batch of the plain loop
 
-	// stopAt >= 0 ends a section: no record starting at or after it is yielded. seek: the
-	// section has yet to skip to its first record boundary.
-	stopAt int64
-	seek   bool
-
-	err  error // sticky: set when Next returns false because of an error
-	done bool  // Next has returned false and will keep doing so
-
-	stats Stats
-
-	// sinceGrow is the number of bytes consumed since the buffer last grew: once it is
-	// past the capacity, a large buffer has outlived the record that needed it.
-	sinceGrow  int64
-	growsSeen  int
-	releaseCap int
+	raForce  bool // tests: read any source ahead
+	raStarts int  // producers started, for tests
 }
 
 // Stats describes what a Reader has done since it was made or last Reset.
