@@ -30,8 +30,26 @@ type chunk struct {
 	meta  []recMeta // where each record is, as the caller will ask
 	batch bool      // recs is a batch for the caller: one fresh block, the slice not reused
 	size  int64     // bytes held by the records
-	reads int       // the engine's Stats after producing this chunk
+
+	// A packed batch (fastBatch): the records are block[rel[i-1]:rel[i]] (rel[-1] = 0),
+	// starting at input offset blockOff, with line numbers line0+1, line0+2, ...; recs
+	// and meta are built by unpack on the caller's side.
+	packed   bool
+	block    []byte
+	rel      []int32
+	blockOff int64
+	line0    int64
+
+	reads int // the engine's Stats after producing this chunk
 	buf   bytelist.Stats
+}
+
+// count is the number of records in c.
+func (c *chunk) count() int {
+	if c.packed {
+		return len(c.rel)
+	}
+	return len(c.recs)
 }
 
 // recMeta is where a record read ahead is: its Offset, the LineNo after it, and the
@@ -118,7 +136,7 @@ func (r *Reader) produce(ra *readAhead) {
 		c := newChunk(ra.free)
 		more := r.fillChunk(c, ra.batches)
 		c.reads, c.buf = r.stats.Reads, r.buf.Stats()
-		if len(c.recs) > 0 {
+		if c.count() > 0 {
 			ra.inflight.Add(c.size)
 			select {
 			case ra.ch <- c:
@@ -210,38 +228,61 @@ func (r *Reader) fastBatch(c *chunk) bool {
 		r.scan = limit
 		r.fill()
 	}
-	data, lo, n := r.data, r.start, len(ends)
+	// Copy the records at once (make and copy of the same length: no zeroing) and leave
+	// cutting them into [][]byte to the caller's side (unpack), which with read-ahead
+	// runs on the other core.
+	lo, n := r.start, len(ends)
 	hi := ends[n-1]
-	block := make([]byte, hi-lo)
-	copy(block, data[lo:hi])
-	c.batch = true
-	c.recs = make([][]byte, 0, n)
-	prev, line := lo, r.lineNo
+	src := r.data[lo:hi]
+	block := make([]byte, len(src))
+	copy(block, src)
+	rel := c.rel[:0]
 	for _, e := range ends {
-		rec := block[prev-lo : e-lo : e-lo]
+		rel = append(rel, int32(e-lo))
+	}
+	c.rel, c.block, c.packed, c.batch = rel, block, true, true
+	c.blockOff, c.line0, c.size = r.base+int64(lo), r.lineNo, int64(len(block))
+	last := lo
+	if n > 1 {
+		last = ends[n-2]
+	}
+	hiLast := hi
+	if r.cfg.opt.Chomp {
+		hiLast = last + len(r.chomp(r.data[last:hi]))
+	}
+	r.prevLine, r.lineNo = r.lineNo+int64(n)-1, r.lineNo+int64(n)
+	r.recLo, r.recHi, r.recOff = last, hiLast, r.base+int64(last)
+	r.start, r.scan = hi, hi
+	return true
+}
+
+// unpack cuts a packed batch (fastBatch) into its records, a fresh [][]byte, and, when
+// the records are to be given one by one, their metadata. It returns the longest record.
+func (r *Reader) unpack(c *chunk, withMeta bool) int {
+	recs := make([][]byte, 0, len(c.rel))
+	longest, prev := 0, int32(0)
+	for i, e := range c.rel {
+		rec := c.block[prev:e:e]
 		if r.cfg.opt.Chomp {
 			rec = r.chomp(rec)
 		}
-		line++
-		c.recs = append(c.recs, rec)
-		c.meta = append(c.meta, recMeta{r.base + int64(prev), line, r.base + int64(e)})
-		c.size += int64(len(rec))
+		recs = append(recs, rec)
+		longest = max(longest, len(rec))
+		if withMeta {
+			c.meta = append(c.meta, recMeta{c.blockOff + int64(prev), c.line0 + int64(i) + 1, c.blockOff + int64(e)})
+		}
 		prev = e
 	}
-	lastOff := c.meta[n-1].off
-	lastLo := int(lastOff - r.base)
-	r.prevLine, r.lineNo = line-1, line
-	r.recLo, r.recHi, r.recOff = lastLo, lastLo+len(c.recs[n-1]), lastOff
-	r.start, r.scan = hi, hi
-	return true
+	c.recs, c.block, c.packed = recs, nil, false
+	return longest
 }
 
 // newChunk returns an empty chunk, reusing a holder given back when there is one.
 func newChunk(free chan *chunk) *chunk {
 	select {
 	case c := <-free:
-		c.recs, c.meta = c.recs[:0], c.meta[:0]
-		c.size, c.batch = 0, false
+		c.recs, c.meta, c.rel = c.recs[:0], c.meta[:0], c.rel[:0]
+		c.size, c.batch, c.packed, c.block = 0, false, false, nil
 		return c
 	default:
 		return &chunk{}
@@ -287,6 +328,9 @@ func (r *Reader) pauseReadAhead() {
 // dequeue gives the caller the next queued record.
 func (r *Reader) dequeue() []byte {
 	c := r.queue[0]
+	if c.packed {
+		r.unpack(c, true)
+	}
 	i := r.qi
 	rec := c.recs[i]
 	m := c.meta[i]
@@ -363,6 +407,22 @@ func (r *Reader) nextBatch() ([][]byte, bool) {
 		switch {
 		case len(r.queue) > 0:
 			c := r.queue[0]
+			if c.packed && r.qi == 0 {
+				// A whole packed batch: cut it and give it, with the metadata of its last
+				// record only.
+				r.longest = max(r.longest, r.unpack(c, false))
+				n := len(c.recs)
+				prev := int32(0)
+				if n > 1 {
+					prev = c.rel[n-2]
+				}
+				r.deliver(c.recs[n-1], c.blockOff+int64(prev), c.line0+int64(n))
+				r.records += int64(n - 1)
+				r.curEnd = c.blockOff + int64(c.rel[n-1])
+				batch := c.recs
+				r.popChunk()
+				return batch, true
+			}
 			if c.batch && r.qi == 0 {
 				// A whole batch: give it as it is.
 				n := len(c.recs)
@@ -394,9 +454,9 @@ func (r *Reader) nextBatch() ([][]byte, bool) {
 				c = &chunk{}
 			}
 			r.spare = nil
-			c.recs, c.meta, c.size = nil, c.meta[:0], 0
+			c.recs, c.meta, c.rel, c.size, c.packed, c.block = nil, c.meta[:0], c.rel[:0], 0, false, nil
 			r.fillChunk(c, true)
-			if len(c.recs) == 0 {
+			if c.count() == 0 {
 				r.cur, r.curView = nil, false
 				return nil, false
 			}
