@@ -42,6 +42,7 @@ func (r *Reader) Views() iter.Seq[[]byte] {
 				for {
 					i := bytes.IndexByte(r.data[r.scan:], sep)
 					if i < 0 {
+						r.scan = len(r.data) // searched: Next resumes there
 						break
 					}
 					start, end := r.start, r.scan+i+1
@@ -167,6 +168,9 @@ func (r *Reader) nextRun() []byte {
 		last = bytes.LastIndex(r.data[r.scan:], sep)
 	}
 	if last < 0 {
+		// Searched: Next resumes after it (a multi-byte separator may straddle the
+		// next read).
+		r.scan = max(r.start, len(r.data)-(len(sep)-1))
 		return nil
 	}
 	start, end := r.start, r.scan+last+len(sep)

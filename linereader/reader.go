@@ -267,6 +267,7 @@ func (r *Reader) advance() bool {
 			r.start, r.scan = end, end
 			return true
 		}
+		r.scan = len(r.data) // searched: the general path below resumes there
 	}
 	if r.done {
 		return false
@@ -488,7 +489,9 @@ func (r *Reader) fill() {
 }
 
 // compact drops the consumed prefix data[:start], moving the rest to the front. When the
-// buffer grew for a record long gone, it also gives the large array back.
+// buffer grew for a record long gone, it also gives the large array back; when what it
+// moved fills more than half the buffer, the buffer grows (geometrically, like any
+// growth), since records that long would otherwise be moved at nearly every read.
 func (r *Reader) compact() {
 	s := r.start
 	r.sinceGrow += int64(s)
@@ -500,6 +503,10 @@ func (r *Reader) compact() {
 	if c := r.buf.Cap(); c > r.releaseCap && r.sinceGrow > int64(c) && r.buf.Len() < c/4 {
 		r.buf.Release(max(r.cfg.readSize, 2*r.buf.Len()))
 		r.sinceGrow = 0
+	} else if r.buf.Len() > c/2 {
+		// The unfinished record fills most of the buffer: it fits, but only just, and
+		// every read would move it again. Room for two such records halves what is moved.
+		r.buf.Grow(c)
 	}
 	r.data = r.buf.Bytes()
 	r.base += int64(s)
