@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"sync/atomic"
+	"time"
 
 	"github.com/foreachio/foreach/bytelist"
 )
@@ -58,6 +59,17 @@ type recMeta struct {
 	off, line, end int64
 }
 
+// Judging read-ahead (receive): every judgeChunks chunks, if the caller waited for the
+// producer more than idleShare percent of the time, read-ahead stops for the next
+// retryRecords records. Measured on a 64 MiB file of 58-byte lines: with nothing done
+// per record the caller waits most of the time and the plain loop is ~10% faster; with
+// an FNV-1a hash per record it hardly waits and read-ahead is ~40% faster.
+const (
+	judgeChunks  = 32
+	idleShare    = 65
+	retryRecords = 1 << 18
+)
+
 // Producer pacing. A chunk closes at chunkRecords records or chunkBytes bytes (one
 // channel hand-off per few hundred records keeps synchronisation off the per-record
 // path); the producer waits while more than maxInflight bytes are produced and not yet
@@ -84,7 +96,7 @@ type readAhead struct {
 // readAheadOK reports whether the source may be read ahead: a regular file, more than
 // one CPU, and an input that did not end within the first two reads.
 func (r *Reader) readAheadOK() bool {
-	return r.raAllowed && !r.eof && !r.done && r.stats.Reads >= 2
+	return r.raAllowed && !r.eof && !r.done && r.stats.Reads >= 2 && r.records >= r.raRetryAt
 }
 
 // allowReadAhead decides, once per source, whether read-ahead may be used for it.
@@ -117,6 +129,7 @@ func (r *Reader) startReadAhead(batches bool) {
 	}
 	r.ra = ra
 	r.raStarts++
+	r.raChunks, r.raWaited, r.raSince = 0, 0, time.Now()
 	go r.produce(ra)
 }
 
@@ -291,8 +304,22 @@ func newChunk(free chan *chunk) *chunk {
 
 // receive takes the next chunk from the producer into the queue, or, when the producer
 // has ended, waits for it and returns to the plain loop.
+//
+// It also judges whether reading ahead pays: when the caller spends most of its time
+// waiting for the producer, its loop body does too little for a second core to help, and
+// handing records over costs more than it saves. Read-ahead then stops (what it read
+// ahead is queued) and the plain loop goes on; it is tried again later, in case the work
+// per record changes.
 func (r *Reader) receive() {
-	c, ok := <-r.ra.ch
+	var c *chunk
+	ok := true
+	select {
+	case c, ok = <-r.ra.ch:
+	default:
+		t := time.Now()
+		c, ok = <-r.ra.ch
+		r.raWaited += time.Since(t)
+	}
 	if !ok {
 		<-r.ra.done
 		r.ra = nil
@@ -300,6 +327,13 @@ func (r *Reader) receive() {
 	}
 	r.snap.Reads, r.snap.Buffer = c.reads, c.buf
 	r.queue = append(r.queue, c)
+	if r.raChunks++; r.raChunks == judgeChunks {
+		if r.raWaited > time.Since(r.raSince)*idleShare/100 {
+			r.stopReadAhead()
+			r.raRetryAt = r.records + retryRecords
+		}
+		r.raChunks, r.raWaited, r.raSince = 0, 0, time.Now()
+	}
 }
 
 // stopReadAhead ends a running producer and queues every record it produced that the

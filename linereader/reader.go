@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 	"unicode/utf8"
 
 	"github.com/foreachio/foreach/bytelist"
@@ -120,6 +121,13 @@ type Reader struct {
 	snap  Stats  // the engine's Reads and Buffer stats as of the last chunk received
 	spare *chunk // a chunk holder kept for the next batch of the plain loop
 
+	// Judging read-ahead (receive): chunks received and time spent waiting for them since
+	// raSince; no new producer before records reaches raRetryAt.
+	raChunks  int
+	raWaited  time.Duration
+	raSince   time.Time
+	raRetryAt int64
+
 	raForce  bool // tests: read any source ahead
 	raStarts int  // producers started, for tests
 }
@@ -180,6 +188,7 @@ func (r *Reader) Reset(src io.Reader) {
 	clear(r.queue)
 	r.queue, r.qi = r.queue[:0], 0
 	r.cur, r.curView, r.curOff, r.curLine, r.curEnd, r.records, r.longest = nil, false, 0, 0, 0, 0, 0
+	r.raRetryAt = 0
 	if r.file != nil {
 		r.file.Close()
 		r.file = nil
