@@ -328,7 +328,7 @@ func (r *Reader) receive() {
 	r.snap.Reads, r.snap.Buffer = c.reads, c.buf
 	r.queue = append(r.queue, c)
 	if r.raChunks++; r.raChunks == judgeChunks {
-		if r.raWaited > time.Since(r.raSince)*idleShare/100 {
+		if r.raWaited > time.Since(r.raSince)*idleShare/100 || r.raIdle {
 			r.stopReadAhead()
 			r.raRetryAt = r.records + retryRecords
 		}

@@ -328,3 +328,27 @@ func ExampleReader_Lines_readAhead() {
 	fmt.Println(string(last), r.LineNo(), r.Err())
 	// Output: record 99999 100000 <nil>
 }
+
+// When read-ahead judges itself useless it stops mid-loop, queues what it read ahead and
+// carries on plainly, then starts again later: records, line numbers, offsets and the
+// error are those of the plain loop throughout.
+func TestReadAheadStopsWhenIdleAndRestarts(t *testing.T) {
+	var in bytes.Buffer
+	for i := range 3*retryRecords/2 + 1000 {
+		fmt.Fprintf(&in, "record %d\n", i)
+	}
+	for _, opt := range []Options{{BufferSize: 4096}, {BufferSize: 4096, Chomp: true}} {
+		want, wantStats, wantErr := plainRecords(in.Bytes(), opt, bytesSource)
+		r := forced(bytes.NewReader(in.Bytes()), opt)
+		r.raIdle = true
+		var got []seen
+		for rec := range r.Lines() {
+			got = append(got, seen{string(rec), r.LineNo(), r.Offset()})
+		}
+		requireSame(t, want, got, fmt.Sprintf("opt %+v", opt))
+		require.Equal(t, wantErr, r.Err())
+		require.Equal(t, wantStats.Records, r.Stats().Records)
+		require.Equal(t, wantStats.Bytes, r.Stats().Bytes)
+		require.GreaterOrEqual(t, r.raStarts, 2, "read-ahead did not start again after stopping")
+	}
+}

@@ -129,6 +129,7 @@ type Reader struct {
 	raRetryAt int64
 
 	raForce  bool // tests: read any source ahead
+	raIdle   bool // tests: judge every read-ahead idle (stop it at each judgement)
 	raStarts int  // producers started, for tests
 }
 
