@@ -50,11 +50,10 @@ func (r *Reader) Views() iter.Seq[[]byte] {
 					if r.cfg.opt.Chomp {
 						rec = r.chomp(rec)
 					}
-					r.prevLine = r.lineNo
 					r.lineNo++
 					r.recLo, r.recHi, r.recOff = start, start+len(rec), r.base+int64(start)
 					r.start, r.scan = end, end
-					r.curView, r.curOff, r.curLine = true, r.recOff, r.lineNo
+					r.curView = true
 					r.records++
 					r.longest = max(r.longest, len(rec))
 					if !yield(rec) {
@@ -180,7 +179,7 @@ func (r *Reader) nextRun() []byte {
 	r.lineNo += n
 	r.recLo, r.recHi, r.recOff = start, end, r.base+int64(start)
 	r.start, r.scan = end, end
-	r.curView, r.curOff, r.curLine = true, r.recOff, r.lineNo
+	r.curView = true
 	r.records += n
 	return run
 }

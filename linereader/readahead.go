@@ -425,7 +425,7 @@ func (r *Reader) nextOwned() ([]byte, bool) {
 			r.startReadAhead(false)
 		default:
 			if !r.advance() {
-				r.cur, r.curView = nil, false
+				r.endView()
 				return nil, false
 			}
 			// Bytes reports the engine's view of the same record: no pointer stored.
@@ -491,7 +491,7 @@ func (r *Reader) nextBatch() ([][]byte, bool) {
 			c.recs, c.meta, c.rel, c.size, c.packed, c.block = nil, c.meta[:0], c.rel[:0], 0, false, nil
 			r.fillChunk(c, true)
 			if c.count() == 0 {
-				r.cur, r.curView = nil, false
+				r.endView()
 				return nil, false
 			}
 			r.queue = append(r.queue, c)

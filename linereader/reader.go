@@ -101,8 +101,9 @@ type Reader struct {
 	// ---- The caller's side: only the caller's goroutine touches this part.
 
 	// The caller's current record, what Bytes, LineNo and Offset report: the engine's
-	// record when curView is set, else cur (a record read ahead, or nil when there is
-	// none). With read-ahead the engine runs ahead of it. curEnd is the input offset just
+	// record (data[recLo:recHi], lineNo, recOff) when curView is set, else cur, curLine
+	// and curOff (a record read ahead, or nil when there is none). curView is never set
+	// while a producer runs. With read-ahead the engine runs ahead of it. curEnd is the input offset just
 	// past cur (Stats.Bytes while records read ahead are still queued); records and
 	// longest count what the caller has been given.
 	cur     []byte
@@ -214,7 +215,7 @@ func (r *Reader) Close() error {
 	clear(r.queue)
 	r.queue, r.qi = r.queue[:0], 0
 	r.done = true
-	r.cur, r.curView = nil, false
+	r.endView()
 	if r.file == nil {
 		return nil
 	}
@@ -235,7 +236,7 @@ func (r *Reader) Next() bool {
 		return true
 	}
 	if !r.advance() {
-		r.cur, r.curView = nil, false
+		r.endView()
 		return false
 	}
 	r.deliverView()
@@ -251,9 +252,18 @@ func (r *Reader) deliver(rec []byte, off, lineNo int64) {
 
 // deliverView makes the engine's record the caller's current record.
 func (r *Reader) deliverView() {
-	r.curView, r.curOff, r.curLine = true, r.recOff, r.lineNo
+	r.curView = true
 	r.records++
 	r.longest = max(r.longest, r.recHi-r.recLo)
+}
+
+// endView leaves the caller with no current record, keeping LineNo and Offset: while
+// curView is set they are read from the engine, so they are copied out first.
+func (r *Reader) endView() {
+	if r.curView {
+		r.curLine, r.curOff = r.lineNo, r.recOff
+	}
+	r.cur, r.curView = nil, false
 }
 
 // engineRec returns the engine's last record, a view of the buffer.
@@ -559,11 +569,21 @@ func (r *Reader) Text() string { return string(r.Bytes()) }
 // LineNo returns Ruby's lineno after the current record: the number of records so far
 // that ended on their separator or at end of input with limit to spare. Records cut by
 // Options.Limit do not count. In a section it counts from 0 at the section's start.
-func (r *Reader) LineNo() int64 { return r.curLine }
+func (r *Reader) LineNo() int64 {
+	if r.curView {
+		return r.lineNo
+	}
+	return r.curLine
+}
 
 // Offset returns the byte offset in the input where the current record starts (in
 // paragraph mode, after the newlines skipped before it). In a section it is absolute.
-func (r *Reader) Offset() int64 { return r.curOff }
+func (r *Reader) Offset() int64 {
+	if r.curView {
+		return r.recOff
+	}
+	return r.curOff
+}
 
 // Err returns the error that ended iteration, or nil at a clean end of input. It never
 // returns io.EOF. Once set it stays set until Reset.
