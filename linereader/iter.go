@@ -162,7 +162,7 @@ func (r *Reader) nextRun() []byte {
 	sep := r.cfg.sep
 	var last int
 	if len(sep) == 1 {
-		last = bytes.LastIndexByte(r.data[r.scan:], sep[0])
+		last = lastIndexByte(r.data[r.scan:], sep[0])
 	} else {
 		last = bytes.LastIndex(r.data[r.scan:], sep)
 	}
@@ -182,4 +182,20 @@ func (r *Reader) nextRun() []byte {
 	r.curView = true
 	r.records += n
 	return run
+}
+
+// lastWindow is how many bytes lastIndexByte looks at per step.
+const lastWindow = 256
+
+// lastIndexByte is bytes.LastIndexByte for long inputs whose last c may be far from the
+// end: bytes.LastIndexByte tests one byte at a time, so a long record costs a byte-wise
+// scan; here each window from the end is first tested with the vectorised IndexByte.
+func lastIndexByte(p []byte, c byte) int {
+	for hi := len(p); hi > 0; hi -= lastWindow {
+		lo := max(0, hi-lastWindow)
+		if bytes.IndexByte(p[lo:hi], c) >= 0 {
+			return lo + bytes.LastIndexByte(p[lo:hi], c)
+		}
+	}
+	return -1
 }

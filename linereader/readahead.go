@@ -32,12 +32,12 @@ type chunk struct {
 	batch bool      // recs is a batch for the caller: one fresh block, the slice not reused
 	size  int64     // bytes held by the records
 
-	// A packed batch (fastBatch): the records are block[rel[i-1]:rel[i]] (rel[-1] = 0),
-	// starting at input offset blockOff, with line numbers line0+1, line0+2, ...; recs
-	// and meta are built by unpack on the caller's side.
+	// A packed batch (fastBatch): block holds n whole records, each ending with the
+	// one-byte separator, starting at input offset blockOff, with line numbers line0+1,
+	// line0+2, ...; recs and meta are cut out of it by unpack on the caller's side.
 	packed   bool
 	block    []byte
-	rel      []int32
+	n        int
 	blockOff int64
 	line0    int64
 
@@ -48,7 +48,7 @@ type chunk struct {
 // count is the number of records in c.
 func (c *chunk) count() int {
 	if c.packed {
-		return len(c.rel)
+		return c.n
 	}
 	return len(c.recs)
 }
@@ -208,29 +208,24 @@ func (r *Reader) fillChunk(c *chunk, batches bool) bool {
 	return true
 }
 
-// fastBatch fills the empty chunk c with a batch of the complete records already
-// buffered, for the simple separator case: it finds their ends first, then copies them
-// all into the batch's block with one copy, exact-size, and slices the records out of
-// it. It leaves the engine as advance would after the batch's last record, and returns
-// false (changing nothing) when no complete record within batchBytes is buffered.
+// fastBatch fills the empty chunk c with a packed batch of the complete records already
+// buffered, for the simple separator case: one LastIndexByte finds where the last of
+// them ends and bytes.Count counts them, and they are copied into the batch's block with
+// one exact-size copy; unpack cuts them apart where the batch is given (with read-ahead,
+// on the caller's core). It leaves the engine as advance would after the batch's last
+// record, and returns false (having read more at most) when no complete record within
+// batchBytes is buffered.
 func (r *Reader) fastBatch(c *chunk) bool {
 	sep := r.cfg.sepByte
-	var ends []int
+	var lo, hi, n int
 	for {
-		lo := r.start
+		lo = r.start
 		limit := min(len(r.data), lo+batchBytes)
-		ends = r.ends[:0]
-		p := r.scan
-		for len(ends) < batchRecords {
-			i := bytes.IndexByte(r.data[p:limit], sep)
-			if i < 0 {
-				break
-			}
-			p += i + 1
-			ends = append(ends, p)
-		}
-		r.ends = ends
-		if len(ends) > 0 {
+		// One search from the end for where the last complete record ends, and a
+		// vectorised count: the records themselves are cut on the caller's side.
+		if last := lastIndexByte(r.data[r.scan:limit], sep); last >= 0 {
+			hi = r.scan + last + 1
+			n = bytes.Count(r.data[lo:hi], r.cfg.sep)
 			break
 		}
 		// Nothing complete is buffered: read more, unless the input is over or one
@@ -241,23 +236,23 @@ func (r *Reader) fastBatch(c *chunk) bool {
 		r.scan = limit
 		r.fill()
 	}
-	// Copy the records at once (make and copy of the same length: no zeroing) and leave
-	// cutting them into [][]byte to the caller's side (unpack), which with read-ahead
-	// runs on the other core.
-	lo, n := r.start, len(ends)
-	hi := ends[n-1]
+	if n > batchRecords {
+		// Very short records: end the batch at its batchRecords-th record.
+		p := lo
+		for range batchRecords {
+			p += bytes.IndexByte(r.data[p:hi], sep) + 1
+		}
+		hi, n = p, batchRecords
+	}
+	// Copy the records at once (make and copy of the same length: no zeroing).
 	src := r.data[lo:hi]
 	block := make([]byte, len(src))
 	copy(block, src)
-	rel := c.rel[:0]
-	for _, e := range ends {
-		rel = append(rel, int32(e-lo))
-	}
-	c.rel, c.block, c.packed, c.batch = rel, block, true, true
+	c.n, c.block, c.packed, c.batch = n, block, true, true
 	c.blockOff, c.line0, c.size = r.base+int64(lo), r.lineNo, int64(len(block))
-	last := lo
+	last := lo // where the last record starts
 	if n > 1 {
-		last = ends[n-2]
+		last += lastIndexByte(r.data[lo:hi-1], sep) + 1
 	}
 	hiLast := hi
 	if r.cfg.opt.Chomp {
@@ -271,30 +266,31 @@ func (r *Reader) fastBatch(c *chunk) bool {
 
 // unpack cuts a packed batch (fastBatch) into its records, a fresh [][]byte, and, when
 // the records are to be given one by one, their metadata. It returns the longest record.
-func (r *Reader) unpack(c *chunk, withMeta bool) int {
-	recs := make([][]byte, 0, len(c.rel))
-	longest, prev := 0, int32(0)
-	for i, e := range c.rel {
-		rec := c.block[prev:e:e]
+func (r *Reader) unpack(c *chunk, withMeta bool) (longest, lastStart int) {
+	recs := make([][]byte, 0, c.n)
+	sep := r.cfg.sepByte
+	for p := 0; p < len(c.block); {
+		e := p + bytes.IndexByte(c.block[p:], sep) + 1 // the block ends with a separator
+		rec := c.block[p:e:e]
 		if r.cfg.opt.Chomp {
 			rec = r.chomp(rec)
 		}
+		if withMeta {
+			c.meta = append(c.meta, recMeta{c.blockOff + int64(p), c.line0 + int64(len(recs)) + 1, c.blockOff + int64(e)})
+		}
 		recs = append(recs, rec)
 		longest = max(longest, len(rec))
-		if withMeta {
-			c.meta = append(c.meta, recMeta{c.blockOff + int64(prev), c.line0 + int64(i) + 1, c.blockOff + int64(e)})
-		}
-		prev = e
+		lastStart, p = p, e
 	}
 	c.recs, c.block, c.packed = recs, nil, false
-	return longest
+	return longest, lastStart
 }
 
 // newChunk returns an empty chunk, reusing a holder given back when there is one.
 func newChunk(free chan *chunk) *chunk {
 	select {
 	case c := <-free:
-		c.recs, c.meta, c.rel = c.recs[:0], c.meta[:0], c.rel[:0]
+		c.recs, c.meta, c.n = c.recs[:0], c.meta[:0], 0
 		c.size, c.batch, c.packed, c.block = 0, false, false, nil
 		return c
 	default:
@@ -444,15 +440,13 @@ func (r *Reader) nextBatch() ([][]byte, bool) {
 			if c.packed && r.qi == 0 {
 				// A whole packed batch: cut it and give it, with the metadata of its last
 				// record only.
-				r.longest = max(r.longest, r.unpack(c, false))
+				size := int64(len(c.block))
+				longest, lastStart := r.unpack(c, false)
+				r.longest = max(r.longest, longest)
 				n := len(c.recs)
-				prev := int32(0)
-				if n > 1 {
-					prev = c.rel[n-2]
-				}
-				r.deliver(c.recs[n-1], c.blockOff+int64(prev), c.line0+int64(n))
+				r.deliver(c.recs[n-1], c.blockOff+int64(lastStart), c.line0+int64(n))
 				r.records += int64(n - 1)
-				r.curEnd = c.blockOff + int64(c.rel[n-1])
+				r.curEnd = c.blockOff + size
 				batch := c.recs
 				r.popChunk()
 				return batch, true
@@ -488,7 +482,7 @@ func (r *Reader) nextBatch() ([][]byte, bool) {
 				c = &chunk{}
 			}
 			r.spare = nil
-			c.recs, c.meta, c.rel, c.size, c.packed, c.block = nil, c.meta[:0], c.rel[:0], 0, false, nil
+			c.recs, c.meta, c.n, c.size, c.packed, c.block = nil, c.meta[:0], 0, 0, false, nil
 			r.fillChunk(c, true)
 			if c.count() == 0 {
 				r.endView()

@@ -352,3 +352,27 @@ func TestReadAheadStopsWhenIdleAndRestarts(t *testing.T) {
 		require.GreaterOrEqual(t, r.raStarts, 2, "read-ahead did not start again after stopping")
 	}
 }
+
+// Batches of very short records end at batchRecords records, whether read ahead or not.
+func TestBatchesOfManyTinyRecords(t *testing.T) {
+	in := bytes.Repeat([]byte("\n\n\nab\n"), 30000)
+	for _, force := range []bool{false, true} {
+		for _, opt := range []Options{{}, {Chomp: true}} {
+			want, _, _ := plainRecords(in, opt, bytesSource)
+			r := New(bytes.NewReader(in), opt)
+			if force {
+				r = forced(bytes.NewReader(in), opt)
+			}
+			var got []seen
+			for batch := range r.Batches() {
+				require.LessOrEqual(t, len(batch), batchRecords)
+				for _, rec := range batch {
+					got = append(got, seen{rec: string(rec)})
+				}
+				got[len(got)-1].lineNo, got[len(got)-1].off = r.LineNo(), r.Offset()
+			}
+			requireSame(t, want, got, fmt.Sprintf("read-ahead %v opt %+v", force, opt))
+			require.NoError(t, r.Err())
+		}
+	}
+}

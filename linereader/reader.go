@@ -84,10 +84,8 @@ type Reader struct {
 	growsSeen  int
 	releaseCap int
 
-	// batchHint is the size of the last batch; ends is scratch for fastBatch (the ends of
-	// a batch's records in data).
+	// batchHint is the size of the last batch.
 	batchHint int
-	ends      []int
 
 	// raAllowed: this source may be read ahead (a regular file). Set by Reset, read-only
 	// while a producer runs.

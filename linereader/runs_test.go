@@ -97,3 +97,19 @@ func TestRunsThenLines(t *testing.T) {
 		t.Fatalf("%d records, err %v", n, r.Err())
 	}
 }
+
+func TestLastIndexByte(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 2000 {
+		n := rng.IntN(3 * lastWindow)
+		p := bytes.Repeat([]byte{'x'}, n)
+		for range rng.IntN(4) {
+			if n > 0 {
+				p[rng.IntN(n)] = '\n'
+			}
+		}
+		if got, want := lastIndexByte(p, '\n'), bytes.LastIndexByte(p, '\n'); got != want {
+			t.Fatalf("lastIndexByte(%q) = %d, want %d", p, got, want)
+		}
+	}
+}
