@@ -4,16 +4,13 @@
 // record, buffer growths per read and the ratio to bufio.Scanner with each token
 // copied (ScannerCopy) on the same shape.
 //
-//	go run . [-wall 5m10s] RAW.txt > latest.md
+//	go run ./benchmarks/cmd/benchtable [-wall 5m10s] RAW.txt > latest.md
 //
 // It reads the benchmark lines with golang.org/x/perf/benchfmt and summarizes each
 // sample with golang.org/x/perf/benchmath (median and 95% confidence interval, no
 // distributional assumption), so every number and ratio is computed from the raw
 // file. The header comes from the file's configuration lines: cpu, goos, goarch
 // from go test, and go, commit, cores, size, count, benchtime from benchmarks/run.sh.
-//
-// It is a module of its own because the foreach module's go.sum does not yet hold
-// the checksums of x/perf's dependency github.com/aclements/go-moremath.
 package main
 
 import (
