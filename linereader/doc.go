@@ -26,7 +26,12 @@
 //     look at records: count, match, hash, parse into other values.
 //   - Batches copies runs of records into one fresh block per batch: one allocation per
 //     batch instead of per record, and the records stay valid; retaining any record of a
-//     batch keeps its whole block (typically 64 KiB) alive.
+//     batch keeps its whole block (up to 64 KiB) alive.
+//   - Runs lends spans of whole records exactly as they are in the input: the fastest
+//     way to pass records on unchanged.
+//
+// On a regular file, Lines and Batches read ahead on a second goroutine while the loop
+// body works, when that pays (see Lines).
 //
 // # How it reads
 //

@@ -11,9 +11,12 @@ import (
 )
 
 // Read-ahead: Lines and Batches on a regular file hand the engine to a second goroutine,
-// the producer, which reads, cuts and copies records into chunks while the caller's loop
-// body works on earlier ones. Records are copied by the producer exactly as the plain
-// loop would copy them, so nothing the caller sees ever aliases the reader's buffer.
+// the producer, which reads and copies records out while the caller's loop body works on
+// earlier ones: for Lines each record into an exact-size allocation of its own, as the
+// plain loop would; for Batches a batch's records into its block with one copy, cut
+// apart on the caller's side (unpack). Nothing the caller sees ever aliases the reader's
+// buffer. The caller judges, as it goes, whether its loop body gives the second core
+// enough to do, and falls back to the plain loop when it does not (receive).
 //
 // Ownership: while a producer runs, it alone touches the engine (the buffer, the source,
 // the fields advance changes); the caller's side touches only the current-record fields,
