@@ -26,7 +26,7 @@
 //     look at records: count, match, hash, parse into other values.
 //   - Batches copies runs of records into one fresh block per batch: one allocation per
 //     batch instead of per record, and the records stay valid; retaining any record of a
-//     batch keeps its whole block (up to 64 KiB) alive.
+//     batch keeps its whole block (up to 32 KiB) alive.
 //   - Runs lends spans of whole records exactly as they are in the input: the fastest
 //     way to pass records on unchanged.
 //
