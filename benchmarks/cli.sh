@@ -51,8 +51,10 @@ mkdir -p benchmarks/results
 	echo
 	echo "## Reading every line: foreach vs Ruby's IO.foreach and Python's for line in f"
 	echo
+	echo "(foreach -n numbers every line, so it takes the record-by-record loop; plain foreach passes runs of whole lines on; -c counts separators.)"
+	echo
 	hyperfine -N -w 1 -r "$(( runs < 5 ? runs : 5 ))" --output=null --export-markdown "$work/langs.md" \
-		"$work/foreach -c -j1 $f" "$work/foreach $f" "${others[@]}" >/dev/null
+		"$work/foreach -c -j1 $f" "$work/foreach $f" "$work/foreach -n $f" "${others[@]}" >/dev/null
 	sed "s#$work/##g" "$work/langs.md"
 } >"$out"
 cat "$out"
