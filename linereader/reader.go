@@ -267,8 +267,8 @@ func (r *Reader) endView() {
 // engineRec returns the engine's last record, a view of the buffer.
 func (r *Reader) engineRec() []byte { return r.data[r.recLo:r.recHi:r.recHi] }
 
-// advance moves the engine to its next record: rec, recOff and lineNo. It returns false
-// at the end of the input or on an error, kept in err.
+// advance moves the engine to its next record: recLo, recHi, recOff and lineNo. It
+// returns false at the end of the input or on an error, kept in err.
 func (r *Reader) advance() bool {
 	if r.cfg.simple && !r.done {
 		// The common case, kept short: a one-byte separator, no limit, no maximum, not a
