@@ -75,6 +75,7 @@ var contenders = []contender{
 	{name: "ScannerCopy", chomps: true, run: scannerCopy},
 	{name: "ScannerBytes", chomps: true, run: scannerBytes},
 	{name: "ReadBytes", run: readBytes},
+	{name: "ReadBytes4K", run: readBytesDefault},
 	{name: "BytesLines", run: bytesLines},
 	{name: "Naive", grows: true, run: naive},
 }
@@ -169,12 +170,28 @@ func scannerBytes(name string, size int64, hash bool) (res result, err error) {
 
 // readBytes: bufio.Reader.ReadBytes, a fresh slice per line.
 func readBytes(name string, _ int64, hash bool) (res result, err error) {
+	return readBytesSized(name, readBuffer, hash)
+}
+
+// readBytesDefault is bufio.Reader.ReadBytes as most programs write it,
+// bufio.NewReader with its default 4 KiB buffer: a line longer than the buffer is
+// collected in intermediate full buffers and copied again at the end.
+func readBytesDefault(name string, _ int64, hash bool) (res result, err error) {
+	return readBytesSized(name, 0, hash)
+}
+
+// readBytesSized reads lines with bufio.Reader.ReadBytes over a buffer of the given
+// size (0: bufio's default).
+func readBytesSized(name string, buffer int, hash bool) (res result, err error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return res, err
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, readBuffer)
+	br := bufio.NewReader(f)
+	if buffer > 0 {
+		br = bufio.NewReaderSize(f, buffer)
+	}
 	for {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 {
