@@ -220,6 +220,25 @@ func TestAppendNumber(t *testing.T) {
 	assert.Equal(t, "1234567\t", string(appendNumber(nil, 1234567)))
 }
 
+// lineNumber counts up in place and must always agree with appendNumber: across carries,
+// across the padding, past six digits, repeated numbers and jumps.
+func TestLineNumberCountsLikeAppendNumber(t *testing.T) {
+	var l lineNumber
+	steps := []int64{1, 1, 2}
+	for n := int64(3); n <= 1_000_100; n++ {
+		steps = append(steps, n)
+		if n%99_991 == 0 {
+			steps = append(steps, n, n+5, n+5, n+6) // same again, a jump, and on
+			n += 6
+		}
+	}
+	for _, n := range steps {
+		if got, want := string(l.format(n)), string(appendNumber(nil, n)); got != want {
+			t.Fatalf("format(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
 func TestParseSize(t *testing.T) {
 	for in, want := range map[string]int{
 		"4096": 4096, "64KiB": 64 << 10, "64MiB": 64 << 20, "1G": 1e9, "1GiB": 1 << 30, "2k": 2000, " 5 ": 5,

@@ -86,8 +86,8 @@ type command struct {
 	counted   int   // files counted by -c
 	total     int64 // their records
 
-	lineBase int64 // -n: lines numbered in earlier files (cat -n keeps counting)
-	scratch  []byte
+	lineBase int64      // -n: lines numbered in earlier files (cat -n keeps counting)
+	num      lineNumber // -n: the last number formatted
 }
 
 func (c *command) run() int {
@@ -182,8 +182,7 @@ func (c *command) file(name string) {
 		if c.cfg.number {
 			// The record belongs to line line+1, whether it completes it or is a
 			// piece cut by --limit (which does not advance LineNo).
-			c.scratch = appendNumber(c.scratch[:0], c.lineBase+line+1)
-			w.Write(c.scratch)
+			w.Write(c.num.format(c.lineBase + line + 1))
 		}
 		_, err := w.Write(r.Bytes())
 		if c.cfg.ors != nil {
@@ -285,6 +284,44 @@ func (c *command) addStats(st linereader.Stats) {
 	c.bytes += st.Bytes
 	c.maxRecord = max(c.maxRecord, st.MaxRecord)
 	c.grows += st.Buffer.Grows
+}
+
+// lineNumber formats -n's prefix. Consecutive records have the same number or the next
+// one, so it keeps the last prefix and counts up in place (as cat -n does) instead of
+// formatting every number: formatting was a quarter of the time of foreach -n.
+type lineNumber struct {
+	n   int64
+	buf []byte // appendNumber(nil, n)
+}
+
+// format returns the prefix for n, valid until the next call.
+func (l *lineNumber) format(n int64) []byte {
+	switch {
+	case n == l.n && l.buf != nil:
+	case n == l.n+1 && l.buf != nil && l.increment():
+		l.n = n
+	default:
+		l.n, l.buf = n, appendNumber(l.buf[:0], n)
+	}
+	return l.buf
+}
+
+// increment adds one to the digits in buf, in place; it reports false when the number
+// gains a digit beyond the padding (then the caller formats it afresh).
+func (l *lineNumber) increment() bool {
+	for i := len(l.buf) - 2; i >= 0; i-- { // the last byte is the tab
+		switch c := l.buf[i]; {
+		case c == '9':
+			l.buf[i] = '0'
+		case c == ' ':
+			l.buf[i] = '1'
+			return true
+		default:
+			l.buf[i] = c + 1
+			return true
+		}
+	}
+	return false
 }
 
 // appendNumber appends n right-aligned in 6 columns and a tab, as cat -n.
