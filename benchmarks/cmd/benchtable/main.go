@@ -146,7 +146,7 @@ func writeHeader(w io.Writer, config map[string]string, rows []*row, wall string
 	}
 	fmt.Fprintf(w, "# foreach benchmarks\n\n")
 	fmt.Fprintf(w, "- Machine: %s, %s cores (GOMAXPROCS %s), %s memory, %s/%s, %s\n",
-		get("cpu", "unknown CPU"), get("cores", "?"), get("gomaxprocs", "?"), get("memory", "?"),
+		strings.TrimSpace(get("cpu", "unknown CPU")), get("cores", "?"), get("gomaxprocs", "?"), get("memory", "?"),
 		get("goos", "?"), get("goarch", "?"), get("go", "unknown Go"))
 	if c, ok := config["commit"]; ok {
 		note := " (built from `git archive` of that commit: nothing uncommitted was measured)"
