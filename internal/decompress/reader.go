@@ -73,6 +73,8 @@ type Reader struct {
 	dec io.Reader
 	// zd is dec when the format is zstd, kept to be closed.
 	zd *zstd.Decoder
+	// xzEnd watches the bytes the xz decoder reads; nil for other formats.
+	xzEnd *xzEnd
 
 	// err is the first error Read returned (io.EOF included), returned
 	// again by every later Read: no decoder is asked to go on past an
@@ -134,6 +136,9 @@ func (r *Reader) Read(p []byte) (int, error) {
 		n, err = r.src.Read(p)
 	} else {
 		n, err = r.dec.Read(p)
+		if err == io.EOF && r.xzEnd != nil && !r.xzEnd.complete() {
+			err = io.ErrUnexpectedEOF
+		}
 		if err != nil && err != io.EOF {
 			err = r.wrap(err)
 		}
@@ -179,7 +184,8 @@ func (r *Reader) start() error {
 	case Xz:
 		// Multi-stream with padding is the default; the xz reader reads
 		// the stream header here.
-		r.dec, err = xz.NewReader(r.buf)
+		r.xzEnd = &xzEnd{r: r.buf}
+		r.dec, err = xz.NewReader(r.xzEnd)
 	}
 	if err != nil {
 		r.dec = nil
@@ -293,3 +299,48 @@ func (e *Error) Error() string {
 
 // Unwrap returns the decoder's error.
 func (e *Error) Unwrap() error { return e.Err }
+
+// xzEnd is the xz decoder's input, watched to tell an input that ends after
+// a complete stream from one cut short. The xz package reports a stream cut
+// inside a block header (or right before one) as a clean end, io.EOF; so at
+// io.EOF the Reader also checks that the last bytes read were a stream
+// footer, which ends in "YZ", followed by stream padding, zero bytes in
+// fours.
+type xzEnd struct {
+	r *bufio.Reader
+	// last holds the last two bytes read; footer the last two read before
+	// the trailing run of zero bytes, whose length is zeros.
+	last, footer [2]byte
+	zeros        int64
+}
+
+func (x *xzEnd) see(b byte) {
+	x.last = [2]byte{x.last[1], b}
+	if b == 0 {
+		x.zeros++
+	} else {
+		x.footer, x.zeros = x.last, 0
+	}
+}
+
+// complete reports whether the bytes read so far end with a stream footer
+// and padding.
+func (x *xzEnd) complete() bool { return x.footer == [2]byte{'Y', 'Z'} && x.zeros%4 == 0 }
+
+// ReadByte is the xz decoder's fast path: it reads compressed bytes one at a
+// time when its input has this method.
+func (x *xzEnd) ReadByte() (byte, error) {
+	b, err := x.r.ReadByte()
+	if err == nil {
+		x.see(b)
+	}
+	return b, err
+}
+
+func (x *xzEnd) Read(p []byte) (int, error) {
+	n, err := x.r.Read(p)
+	for _, b := range p[:n] {
+		x.see(b)
+	}
+	return n, err
+}
