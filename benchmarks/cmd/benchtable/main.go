@@ -7,7 +7,7 @@
 // goals of the engine (issue 11), each a ratio of two contenders of the same run
 // by wall and by CPU, with the spread of that ratio over the rounds.
 //
-//	go run ./benchmarks/cmd/benchtable [-wall 5m10s] RAW.txt > latest.md
+//	go run ./benchmarks/cmd/benchtable [-wall 5m10s] RAW.txt > benchmarks/results/latest.md
 //
 // It reads the benchmark lines with golang.org/x/perf/benchfmt and summarizes each
 // sample with golang.org/x/perf/benchmath (median and 95% confidence interval, no
