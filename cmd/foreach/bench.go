@@ -6,8 +6,14 @@ package main
 // region and runs the same loop body, touch, over each record it yields. They
 // all yield the same records, terminator included (the Scanner contenders use
 // scanLinesKeep, which is bufio.ScanLines without the chomp), so their record
-// counts and byte totals must agree: they are checked against the first
-// contender after every run, before any number is printed.
+// counts, byte totals and the sums of each record's first and last bytes must
+// agree: they are checked against the first contender after every run, before
+// any number is printed.
+//
+// Each ratio to bufio.Scanner+copy is given with its spread: the contenders run
+// in rounds, one run each, so the ratio of two runs of the same round is a fair
+// pair; the least and greatest of those ratios are the spread, and where the
+// spread includes 1.00 the verdict is "no clear difference".
 
 import (
 	"bufio"
@@ -19,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -39,17 +46,20 @@ records borrowed; Batches: records copied in blocks) against bufio.Scanner
 per-line buffer that starts empty for every line and grows by 1.5x
 (cap*3/2+1, copying) as 128-byte steps arrive from a bufio.Reader.
 Contenders alternate within each round, the starting one rotating from round
-to round; every run's record count and byte total is checked against the first
-contender's before anything is reported.
+to round; every run's record count, byte total and first and last bytes of
+each record are checked against the first contender's before anything is
+reported.
 
 The table shows the median MB/s (10^6 bytes per second) over the runs with
 its min-max range, heap allocations per record (runtime.MemStats.Mallocs),
 buffer growths per run (- for bufio, which does not report them) and the
-speed relative to bufio.Scanner+copy.
+speed relative to bufio.Scanner+copy. Below it, each ratio to
+bufio.Scanner+copy with its spread over the rounds, and "no clear difference"
+where that spread includes 1.00.
 
-With no FILE, write the two reference corpora, tall (many short lines) and
-wide (few very long lines), to a temporary directory, benchmark them and
-remove them.
+With no FILE, write the three reference corpora, tall (many short lines),
+wide (few long lines) and verywide (lines of 512 KiB and more), to a
+temporary directory, benchmark them and remove them.
 
 Flags:
 `
@@ -70,7 +80,7 @@ func parseBenchArgs(args []string) (*benchConfig, bool, error) {
 	fs.SortFlags = false
 	fs.SetOutput(discard{})
 	fs.IntVar(&cfg.runs, "runs", 7, "timed runs of each contender on each file")
-	fs.StringVar(&size, "size", "32MiB", "with no FILE: size of each reference corpus (`SIZE`)")
+	fs.StringVar(&size, "size", "16MiB", "with no FILE: size of each reference corpus (`SIZE`)")
 	fs.StringVar(&buffer, "buffer", "64KiB", "bytes per read for every contender (`SIZE`)")
 	fs.BoolVarP(&help, "help", "h", false, "print this help")
 	if err := fs.Parse(args); err != nil {
@@ -112,7 +122,7 @@ func benchUsage() string {
 	fs := pflag.NewFlagSet("foreach bench", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.Int("runs", 7, "timed runs of each contender on each file")
-	fs.String("size", "32MiB", "with no FILE: size of each reference corpus (`SIZE`)")
+	fs.String("size", "16MiB", "with no FILE: size of each reference corpus (`SIZE`)")
 	fs.String("buffer", "64KiB", "bytes per read for every contender (`SIZE`)")
 	fs.BoolP("help", "h", false, "print this help")
 	b.WriteString(fs.FlagUsages())
@@ -142,7 +152,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer os.RemoveAll(dir)
-		for _, shape := range []corpus.Shape{corpus.Tall, corpus.Wide} {
+		for _, shape := range []corpus.Shape{corpus.Tall, corpus.Wide, corpus.Verywide} {
 			name := filepath.Join(dir, string(shape)+".txt")
 			spec := corpus.Spec{Shape: shape, Seed: 1, Size: int64(cfg.size)}
 			if _, err := corpus.WriteFile(name, spec); err != nil {
@@ -172,8 +182,11 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(w, "\nMB/s: median of %s per contender, alternated (10^6 bytes/s); min–max: slowest and\n"+
 		"fastest run; allocs/record: runtime.MemStats.Mallocs per record; growths/run: buffer\n"+
-		"replacements (- for bufio, which does not report them). Total time %s.\n",
+		"replacements (- for bufio, which does not report them). Ratios: median of the\n"+
+		"rounds' ratios, [least–greatest]; \"no clear difference\" where they include 1.00.\n"+
+		"Total time %s.\n",
 		plural(int64(cfg.runs), "run"), time.Since(start).Round(100*time.Millisecond))
+	fmt.Fprint(w, contendersExplained)
 	return status
 }
 
@@ -193,22 +206,39 @@ func machine() string {
 	return s
 }
 
+// contendersExplained says in plain words what each contender is, for a reader
+// who has not seen the code.
+const contendersExplained = `
+The contenders:
+  engine Lines            this project: each record copied into a slice of its own
+  engine Views            this project: each record lent from the reader's buffer
+  engine Batches          this project: records copied in blocks, one allocation per block
+  bufio.Scanner           the standard library's line scanner, each line lent (no copy)
+  bufio.Scanner+copy      the same, each line then copied: what most programs that keep
+                          lines do, and the yardstick of the ratios
+  bufio.ReadBytes         bufio.Reader.ReadBytes('\n'): a new slice per line
+  naive 1.5x line buffer  a fresh buffer for every line, grown by half again (copying)
+                          whenever the next 128 bytes do not fit: the pattern this
+                          project was written to replace
+`
+
 // result is what one run of a contender saw.
 type result struct {
 	records int64
 	bytes   int64
-	grows   int // buffer growths; -1: not known
-	longest int // longest record, engine only (0 otherwise)
-	sink    int // keeps the loop bodies from being optimized away
+	ends    uint64 // sum of the first and last byte of every non-empty record
+	grows   int    // buffer growths; -1: not known
+	longest int    // longest record, engine only (0 otherwise)
 }
 
 // touch is the loop body of every contender: it reads the record's length and
-// first byte, so borrowed records are really looked at.
+// its first and last bytes, so borrowed records are really looked at and a
+// record shifted or cut by a byte shows in the check.
 func touch(res *result, rec []byte) {
 	res.records++
 	res.bytes += int64(len(rec))
 	if len(rec) > 0 {
-		res.sink += int(rec[0])
+		res.ends += uint64(rec[0]) + uint64(rec[len(rec)-1])
 	}
 }
 
@@ -369,9 +399,9 @@ func benchFile(w io.Writer, name, display string, cfg *benchConfig) error {
 		ref := samples[0][round].res
 		for i, c := range contenders {
 			got := samples[i][round].res
-			if got.records != ref.records || got.bytes != ref.bytes {
-				return fmt.Errorf("%s saw %d records, %d bytes; %s saw %d records, %d bytes",
-					c.name, got.records, got.bytes, contenders[0].name, ref.records, ref.bytes)
+			if got.records != ref.records || got.bytes != ref.bytes || got.ends != ref.ends {
+				return fmt.Errorf("%s saw %d records, %d bytes, first and last bytes summing to %d; %s saw %d, %d, %d",
+					c.name, got.records, got.bytes, got.ends, contenders[0].name, ref.records, ref.bytes, ref.ends)
 			}
 		}
 	}
@@ -379,10 +409,10 @@ func benchFile(w io.Writer, name, display string, cfg *benchConfig) error {
 	fmt.Fprintf(w, "%s: %s, %s, longest %s\n", display,
 		humanize.IBytes(uint64(size)), plural(ref.records, "record"), humanize.IBytes(uint64(ref.longest)))
 
-	base := 0.0
+	base, baseIdx := 0.0, -1
 	for i, c := range contenders {
 		if c.name == baseline {
-			base = median(samples[i], func(s sample) float64 { return s.mbps })
+			base, baseIdx = median(samples[i], func(s sample) float64 { return s.mbps }), i
 		}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -408,7 +438,41 @@ func benchFile(w io.Writer, name, display string, cfg *benchConfig) error {
 		}
 		fmt.Fprintf(tw, "%s\t%.0f\t%.0f–%.0f\t%s\t%s\t%s\t\n", c.name, mbps, lo, hi, allocs, growths, rel)
 	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if baseIdx < 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "Against %s, round by round:\n", baseline)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for i, c := range contenders {
+		if i == baseIdx {
+			continue
+		}
+		fmt.Fprintf(tw, "  %s\t%s\n", c.name, ratioVerdict(samples[i], samples[baseIdx]))
+	}
 	return tw.Flush()
+}
+
+// ratioVerdict compares two contenders' runs round by round: the median of the
+// rounds' speed ratios, their least and greatest, and what that says.
+func ratioVerdict(a, b []sample) string {
+	ratios := make([]float64, len(a))
+	for r := range a {
+		ratios[r] = a[r].mbps / b[r].mbps
+	}
+	mid, lo, hi := stats.Median(ratios), slices.Min(ratios), slices.Max(ratios)
+	verdict := "faster"
+	switch {
+	case len(ratios) < 2:
+		verdict = "one round: no spread to judge by (use --runs)"
+	case lo <= 1 && hi >= 1:
+		verdict = "no clear difference"
+	case hi < 1:
+		verdict = "slower"
+	}
+	return fmt.Sprintf("%.2f× [%.2f–%.2f]\t%s", mid, lo, hi, verdict)
 }
 
 // timeOne opens the file, then times one run of c over it and counts its allocations.
@@ -425,7 +489,6 @@ func timeOne(c contender, name string, size int64, buffer int) (sample, error) {
 	res, err := c.run(f, size, buffer)
 	d := time.Since(t0)
 	runtime.ReadMemStats(&m1)
-	benchSink += res.sink
 	if err != nil {
 		return sample{}, err
 	}
@@ -435,8 +498,6 @@ func timeOne(c contender, name string, size int64, buffer int) (sample, error) {
 		res:     res,
 	}, nil
 }
-
-var benchSink int
 
 func median(ss []sample, f func(sample) float64) float64 {
 	v := make([]float64, len(ss))
