@@ -1,0 +1,151 @@
+package decompress_test
+
+import (
+	"bytes"
+	"os/exec"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/foreachio/foreach/internal/decompress"
+	"github.com/foreachio/foreach/testdata/gen/corpus"
+)
+
+// compress runs a compression tool on input and returns its output,
+// skipping the test when the tool is not installed.
+func compress(t *testing.T, command string, input []byte) []byte {
+	t.Helper()
+	args := strings.Fields(command)
+	if _, err := exec.LookPath(args[0]); err != nil {
+		t.Skipf("%s is not installed", args[0])
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdin = bytes.NewReader(input)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s: %v: %s", command, err, stderr.Bytes())
+	}
+	return out.Bytes()
+}
+
+func generate(t *testing.T, s corpus.Spec) []byte {
+	t.Helper()
+	b, err := corpus.Bytes(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// toolCommands are the tools' commands the tests compress with: the
+// default level and the extremes, and the options that change the
+// structure of the stream (blocks, checks, threads).
+var toolCommands = []struct {
+	format  decompress.Format
+	command string
+}{
+	{decompress.Gzip, "gzip -c"},
+	{decompress.Gzip, "gzip -c -1"},
+	{decompress.Gzip, "gzip -c -9"},
+	{decompress.Zstd, "zstd -c -q"},
+	{decompress.Zstd, "zstd -c -q -1"},
+	{decompress.Zstd, "zstd -c -q -19"},
+	{decompress.Zstd, "zstd -c -q --no-check -T2"},
+	{decompress.Zstd, "zstd -c -q --long=27"},
+	{decompress.Bzip2, "bzip2 -c"},
+	{decompress.Bzip2, "bzip2 -c -1"},
+	{decompress.Xz, "xz -c"},
+	{decompress.Xz, "xz -c -0 --check=crc32"},
+	{decompress.Xz, "xz -c -0 --check=none"},
+	{decompress.Xz, "xz -c -0 --check=sha256"},
+	{decompress.Xz, "xz -c -0 -T2 --block-size=64KiB"},
+}
+
+// TestTools decodes what the tools make of a 512 KiB mixed corpus and of 64
+// KiB of random bytes (which the compressors store rather than compress),
+// byte for byte.
+func TestTools(t *testing.T) {
+	inputs := map[string][]byte{
+		"mixed":  generate(t, corpus.Spec{Shape: corpus.Mixed, Size: 512 << 10, Seed: 3}),
+		"binary": generate(t, corpus.Spec{Shape: corpus.Binary, Size: 64 << 10, Seed: 3}),
+	}
+	for _, tc := range toolCommands {
+		for name, input := range inputs {
+			t.Run(tc.command+"/"+name, func(t *testing.T) {
+				compressed := compress(t, tc.command, input)
+				got, err, f := decode(t, compressed, iotest.HalfReader)
+				if err != nil || f != tc.format {
+					t.Fatalf("error %v, format %q", err, f)
+				}
+				if !bytes.Equal(got, input) {
+					t.Fatalf("decoded %d bytes that differ from the %d compressed", len(got), len(input))
+				}
+			})
+		}
+	}
+}
+
+// TestToolsConcatenated joins two streams the tool made of two different
+// inputs, as cat a.gz b.gz does, then cuts the result inside the second
+// stream: the first input is delivered whole before the error.
+func TestToolsConcatenated(t *testing.T) {
+	a := generate(t, corpus.Spec{Shape: corpus.Mixed, Size: 200 << 10, Seed: 4})
+	b := generate(t, corpus.Spec{Shape: corpus.Tall, Size: 200 << 10, Seed: 5})
+	for _, command := range []string{"gzip -c", "zstd -c -q", "bzip2 -c", "xz -c"} {
+		t.Run(command, func(t *testing.T) {
+			ca, cb := compress(t, command, a), compress(t, command, b)
+			joined := append(append([]byte{}, ca...), cb...)
+			got, err, _ := decode(t, joined, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, append(append([]byte{}, a...), b...)) {
+				t.Fatalf("decoded %d bytes, want %d + %d", len(got), len(a), len(b))
+			}
+			cut := len(ca) + len(cb)/2
+			got, err, _ = decode(t, joined[:cut], nil)
+			if err == nil {
+				t.Fatal("cut inside the second stream: no error")
+			}
+			if !bytes.HasPrefix(got, a) || !bytes.HasPrefix(append(append([]byte{}, a...), b...), got) {
+				t.Fatalf("cut inside the second stream: %d bytes decoded, want the first input (%d) and a prefix of the second", len(got), len(a))
+			}
+		})
+	}
+}
+
+// TestToolsDamageLate cuts a 1 MiB stream 100 bytes before its end: all
+// but the last block is delivered. (bzip2 -1 blocks hold 100 KB of input;
+// deflate, zstd and xz deliver up to the cut.)
+func TestToolsDamageLate(t *testing.T) {
+	input := generate(t, corpus.Spec{Shape: corpus.Mixed, Size: 1 << 20, Seed: 6})
+	for _, command := range []string{"gzip -c", "zstd -c -q", "bzip2 -c -1", "xz -c -1"} {
+		t.Run(command, func(t *testing.T) {
+			c := compress(t, command, input)
+			got, err, _ := decode(t, c[:len(c)-100], nil)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !bytes.HasPrefix(input, got) {
+				t.Fatalf("%d bytes decoded that are not a prefix of the input", len(got))
+			}
+			if len(got) < len(input)-200<<10 {
+				t.Fatalf("%d of %d bytes decoded before the damage near the end", len(got), len(input))
+			}
+		})
+	}
+}
+
+// TestToolsEmpty: each tool's stream of empty input gives nothing and no
+// error.
+func TestToolsEmpty(t *testing.T) {
+	for _, command := range []string{"gzip -c", "zstd -c -q", "bzip2 -c", "xz -c"} {
+		t.Run(command, func(t *testing.T) {
+			got, err, f := decode(t, compress(t, command, nil), nil)
+			if err != nil || len(got) != 0 || f == decompress.None {
+				t.Fatalf("%q, %v, format %q", got, err, f)
+			}
+		})
+	}
+}
