@@ -167,7 +167,7 @@ func writeHeader(w io.Writer, config map[string]string, rows []*row, wall string
 		fmt.Fprintf(w, ", wall time %s", wall)
 	}
 	fmt.Fprintf(w, "\n- Command: `COUNT=%s FOREACH_BENCH_SIZE=%s BENCHTIME=%s benchmarks/run.sh`\n\n",
-		get("count", "6"), get("size", "64MiB"), get("benchtime", "5x"))
+		get("count", "6"), get("size", "64MiB"), get("benchtime", "3x"))
 	fmt.Fprintf(w, "MB/s is the median throughput (10^6 bytes of file per second of wall time) and ± the %.0f%% "+
 		"confidence interval around it, as benchstat computes them. CPU MB/s is the same by CPU time: bytes per "+
 		"second of the process's user+system time over the timed runs (getrusage), which counts the second core "+
