@@ -16,11 +16,12 @@ import (
 // Limits of the decoders, which bound the memory a Reader holds whatever
 // its input.
 const (
-	// zstdMaxWindow is the largest zstd window accepted, 128 MiB: the limit
-	// of the zstd command's decoder without --memory (window log 27), so
-	// that whatever zstd -d reads by default is read here too, and a frame
-	// declaring a larger window is refused before anything is allocated.
-	zstdMaxWindow = 1 << 27
+	// maxWindow is the largest zstd window and xz dictionary accepted, 128
+	// MiB: the limit of the zstd command's decoder without --memory
+	// (window log 27), so that whatever zstd -d reads by default is read
+	// here too, and twice the dictionary of xz -9. A frame or block
+	// declaring more is refused before anything is allocated.
+	maxWindow = 1 << 27
 
 	// readSize is the size of the buffer between src and a decoder. The
 	// decoders make many small reads (a zstd block header is 3 bytes, deflate
@@ -51,7 +52,7 @@ var errClosed = errors.New("decompress: read after Close")
 // most 900 KB of block for bzip2, the frame's window for zstd (refused above
 // 128 MiB, as the zstd command does by default; 2 MiB or less at the default
 // levels) and the dictionary declared in the file for xz (8 MiB at xz's
-// default level, 64 MiB at -9). A small input that decompresses to a huge
+// default level, 64 MiB at -9; refused above 128 MiB). A small input that decompresses to a huge
 // output (a decompression bomb) is the caller's concern: the Reader never
 // buffers decompressed bytes beyond its decoder's window, it produces them
 // as they are read.
@@ -73,8 +74,8 @@ type Reader struct {
 	dec io.Reader
 	// zd is dec when the format is zstd, kept to be closed.
 	zd *zstd.Decoder
-	// xzEnd watches the bytes the xz decoder reads; nil for other formats.
-	xzEnd *xzEnd
+	// xz watches the bytes the xz decoder reads; nil for other formats.
+	xz *xzWatch
 
 	// err is the first error Read returned (io.EOF included), returned
 	// again by every later Read: no decoder is asked to go on past an
@@ -136,8 +137,13 @@ func (r *Reader) Read(p []byte) (int, error) {
 		n, err = r.src.Read(p)
 	} else {
 		n, err = r.dec.Read(p)
-		if err == io.EOF && r.xzEnd != nil && !r.xzEnd.complete() {
-			err = io.ErrUnexpectedEOF
+		if r.xz != nil {
+			switch {
+			case r.xz.err != nil:
+				err = r.xz.err
+			case err == io.EOF && !r.xz.complete():
+				err = io.ErrUnexpectedEOF
+			}
 		}
 		if err != nil && err != io.EOF {
 			err = r.wrap(err)
@@ -175,8 +181,8 @@ func (r *Reader) start() error {
 		r.zd, err = zstd.NewReader(r.buf,
 			zstd.WithDecoderConcurrency(1),
 			zstd.WithDecoderLowmem(true),
-			zstd.WithDecoderMaxWindow(zstdMaxWindow),
-			zstd.WithDecoderMaxMemory(zstdMaxWindow))
+			zstd.WithDecoderMaxWindow(maxWindow),
+			zstd.WithDecoderMaxMemory(maxWindow))
 		r.dec = r.zd
 	case Bzip2:
 		// The standard library's reader reads concatenated streams.
@@ -184,8 +190,8 @@ func (r *Reader) start() error {
 	case Xz:
 		// Multi-stream with padding is the default; the xz reader reads
 		// the stream header here.
-		r.xzEnd = &xzEnd{r: r.buf}
-		r.dec, err = xz.NewReader(r.xzEnd)
+		r.xz = newXzWatch(r.buf)
+		r.dec, err = xz.NewReader(r.xz)
 	}
 	if err != nil {
 		r.dec = nil
@@ -299,48 +305,3 @@ func (e *Error) Error() string {
 
 // Unwrap returns the decoder's error.
 func (e *Error) Unwrap() error { return e.Err }
-
-// xzEnd is the xz decoder's input, watched to tell an input that ends after
-// a complete stream from one cut short. The xz package reports a stream cut
-// inside a block header (or right before one) as a clean end, io.EOF; so at
-// io.EOF the Reader also checks that the last bytes read were a stream
-// footer, which ends in "YZ", followed by stream padding, zero bytes in
-// fours.
-type xzEnd struct {
-	r *bufio.Reader
-	// last holds the last two bytes read; footer the last two read before
-	// the trailing run of zero bytes, whose length is zeros.
-	last, footer [2]byte
-	zeros        int64
-}
-
-func (x *xzEnd) see(b byte) {
-	x.last = [2]byte{x.last[1], b}
-	if b == 0 {
-		x.zeros++
-	} else {
-		x.footer, x.zeros = x.last, 0
-	}
-}
-
-// complete reports whether the bytes read so far end with a stream footer
-// and padding.
-func (x *xzEnd) complete() bool { return x.footer == [2]byte{'Y', 'Z'} && x.zeros%4 == 0 }
-
-// ReadByte is the xz decoder's fast path: it reads compressed bytes one at a
-// time when its input has this method.
-func (x *xzEnd) ReadByte() (byte, error) {
-	b, err := x.r.ReadByte()
-	if err == nil {
-		x.see(b)
-	}
-	return b, err
-}
-
-func (x *xzEnd) Read(p []byte) (int, error) {
-	n, err := x.r.Read(p)
-	for _, b := range p[:n] {
-		x.see(b)
-	}
-	return n, err
-}
