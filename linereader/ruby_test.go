@@ -609,3 +609,72 @@ func TestRubyDeliberateDifferencesDocumented(t *testing.T) {
 		}
 	}
 }
+
+// Every example of docs/semantics.md, as the document states it: the records, and the line
+// numbers and offsets where it gives them. A change to the rules that the document does not
+// follow fails here.
+func TestSemanticsDocExamples(t *testing.T) {
+	type rec struct {
+		data   string
+		lineNo int64 // -1: the document does not say
+		offset int64 // -1: the document does not say
+	}
+	r := func(data string) rec { return rec{data, -1, -1} }
+	sepOf := func(s string) linereader.Options { return linereader.Options{Sep: []byte(s)} }
+	for _, tc := range []struct {
+		in   string
+		opt  linereader.Options
+		want []rec
+	}{
+		{"a\nb", linereader.Options{}, []rec{r("a\n"), r("b")}},
+		{"", linereader.Options{}, nil},
+		{"\n\n\n", linereader.Options{}, []rec{r("\n"), r("\n"), r("\n")}},
+		{"a<>b<>c", sepOf("<>"), []rec{r("a<>"), r("b<>"), r("c")}},
+		{"aaaaa", sepOf("aa"), []rec{r("aa"), r("aa"), r("a")}},
+		{"ababababa", sepOf("aba"), []rec{r("aba"), r("baba"), r("ba")}},
+		{"\n\none\ntwo\n\n\n\nthree\n", linereader.Options{Paragraph: true}, []rec{{"one\ntwo\n\n", -1, 2}, {"three\n", -1, 13}}},
+		{"a\r\n\r\nb", linereader.Options{Paragraph: true}, []rec{r("a\r\n\r\nb")}},
+		{"\n\n\n", linereader.Options{Paragraph: true}, nil},
+		{"a\nb", linereader.Options{Whole: true}, []rec{r("a\nb")}},
+		{"abcdefg", linereader.Options{Whole: true, Limit: 3}, []rec{r("abc"), r("def"), r("g")}},
+		{"a\r\nb\nc\r", linereader.Options{Chomp: true}, []rec{r("a"), r("b"), r("c\r")}},
+		{"x\r\r\n", linereader.Options{Chomp: true}, []rec{r("x\r")}},
+		{"a\r\nb\n", linereader.Options{Sep: []byte("\r\n"), Chomp: true}, []rec{r("a"), r("b\n")}},
+		{"\n\none\ntwo\n\n\n\nthree\n", linereader.Options{Paragraph: true, Chomp: true}, []rec{r("one\ntwo"), r("three\n")}},
+		{"a\nb\n", linereader.Options{Whole: true, Chomp: true}, []rec{r("a\nb\n")}},
+		{"abcdef\nxy\n", linereader.Options{Limit: 4}, []rec{{"abcd", 0, -1}, {"ef\n", 1, -1}, {"xy\n", 2, -1}}},
+		{"xab", linereader.Options{Sep: []byte("ab"), Limit: 3}, []rec{{"xab", 1, -1}}},
+		{"xxabyyab", linereader.Options{Sep: []byte("ab"), Limit: 3}, []rec{r("xxa"), r("byy"), r("ab")}},
+		{"a\xE3\x81\x82bcd", linereader.Options{Limit: 2, UTF8: true}, []rec{r("a\xE3\x81\x82"), r("bc"), r("d")}},
+		{"a\xE3\x81\x82bcd", linereader.Options{Limit: 2}, []rec{r("a\xE3"), r("\x81\x82"), r("bc"), r("d")}},
+		{"a\xE3\x81bcd", linereader.Options{Limit: 2, UTF8: true}, []rec{r("a\xE3\x81b"), r("cd")}},
+		{"a\xFFbc", linereader.Options{Limit: 2, UTF8: true}, []rec{r("a\xFF"), r("bc")}},
+		{"a\xE3\n", linereader.Options{Limit: 2, UTF8: true}, []rec{{"a\xE3\n", 1, -1}}},
+		{"a\xE3\n", linereader.Options{Limit: 2, UTF8: true, Chomp: true}, []rec{{"a\xE3", 1, -1}}},
+		{"abc", linereader.Options{Limit: 3}, []rec{{"abc", 0, -1}}},
+		{"abc", linereader.Options{Limit: 4}, []rec{{"abc", 1, -1}}},
+		// The deliberate differences' examples: ours.
+		{"ab\xFFcd\ne", linereader.Options{Whole: true, Limit: 2}, []rec{r("ab"), r("\xFFc"), r("d\n"), r("e")}},
+		{"\n", linereader.Options{Sep: []byte("\r\n"), Limit: 1}, []rec{{"\n", 0, -1}}},
+		{"\xE3\x81\x82\xE3\x81\x82\n\xE3\x81\x82", linereader.Options{Paragraph: true, Limit: 7, UTF8: true}, []rec{r("\xE3\x81\x82\xE3\x81\x82\n"), r("\xE3\x81\x82")}},
+		{"a\r\x81b\xE3", linereader.Options{Limit: 1, UTF8: true}, []rec{r("a"), r("\r"), r("\x81"), r("b"), {"\xE3", 0, -1}}},
+	} {
+		rd := linereader.New(strings.NewReader(tc.in), tc.opt)
+		var got []rec
+		for rd.Next() {
+			got = append(got, rec{string(rd.Bytes()), rd.LineNo(), rd.Offset()})
+		}
+		if err := rd.Err(); err != nil {
+			t.Errorf("%q %+v: %v", tc.in, tc.opt, err)
+			continue
+		}
+		ok := len(got) == len(tc.want)
+		for i := 0; ok && i < len(got); i++ {
+			w := tc.want[i]
+			ok = got[i].data == w.data && (w.lineNo < 0 || got[i].lineNo == w.lineNo) && (w.offset < 0 || got[i].offset == w.offset)
+		}
+		if !ok {
+			t.Errorf("%q %+v: got %+v, the document says %+v (line number or offset -1: not stated)", tc.in, tc.opt, got, tc.want)
+		}
+	}
+}
