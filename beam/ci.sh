@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# CI for the Beam module (its own go.mod, so the root module's ./... never reaches it):
+# vet and the tests, Prism pipelines included. The first run downloads and compiles the
+# Beam Go SDK (about 900 MB of modules); see docs/distributed.md for the times.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+run() {
+	echo "+ $*"
+	"$@"
+}
+
+run go version
+run go mod verify
+run go mod tidy -diff
+run go vet ./...
+run go test ./...

@@ -1,0 +1,412 @@
+// Command foreach-beam is an Apache Beam job over the records of text files: for every file
+// matching --input it writes the number of records, and it reports the most frequent
+// words, reading each file in byte-range sections on as many workers as the runner gives.
+//
+//	foreach-beam --input 'logs/*.log' --output out/logs
+//
+// writes out/logs-records.tsv (one line per file: PATH, a tab, RECORDS; sorted by path)
+// and out/logs-words.tsv (the --top most frequent words: WORD, a tab, COUNT; most
+// frequent first), then prints a one-line summary. A word is a run of bytes other than
+// ASCII white space.
+//
+// The job runs on Prism, Beam's runner for one machine, inside the process, unless a
+// runner flag says otherwise: every flag of the Beam Go SDK passes through
+// (--runner=flink --endpoint=HOST:PORT, --runner=spark …, --runner=dataflow --project=…
+// --region=… --staging_location=gs://…). Beam's own log lines are shown with --verbose.
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
+	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/stats"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/top"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+
+	foreachio "github.com/foreachio/foreach/beam"
+	"github.com/foreachio/foreach/linereader"
+)
+
+func init() {
+	register.DoFn4x1[context.Context, *sdf.LockRTracker, fileio.ReadableFile, func(string, int64), error](&wordsFn{})
+	register.Function2x1(formatRecords)
+	register.Function2x1(toWordCount)
+	register.Function2x1(lessWordCount)
+	register.Function1x1(formatTop)
+	register.Function3x0(joinSorted)
+	register.Emitter1[string]()
+	register.Emitter2[string, int64]()
+	register.Iter1[string]()
+}
+
+// config is the command line of the job, apart from Beam's own flags.
+type config struct {
+	input, output string
+	sep           string
+	paragraph     bool
+	sectionSize   string
+	top           int
+	verbose       bool
+}
+
+var cfg config
+
+func init() {
+	flag.StringVar(&cfg.input, "input", "", "`GLOB` of the files to read (required)")
+	flag.StringVar(&cfg.output, "output", "", "`PREFIX` of the output files PREFIX-records.tsv and PREFIX-words.tsv (required)")
+	flag.StringVar(&cfg.sep, "sep", `\n`, "record separator `STR` (escapes \\n \\r \\t \\0 \\\\ \\xHH)")
+	flag.BoolVar(&cfg.paragraph, "paragraph", false, "records are paragraphs, ended by a blank line (files are then read whole)")
+	flag.StringVar(&cfg.sectionSize, "section-size", "64MiB", "bytes per initial section of a file (`SIZE`: 1048576, 1MiB, 64MiB, 1GiB)")
+	flag.IntVar(&cfg.top, "top", 10, "report the `N` most frequent words")
+	flag.BoolVar(&cfg.verbose, "verbose", false, "show Beam's and the runner's log lines (by default only warnings and errors)")
+	flag.Usage = func() {
+		out := flag.CommandLine.Output()
+		fmt.Fprint(out, usageHead)
+		for _, name := range []string{"input", "output", "sep", "paragraph", "section-size", "top", "verbose"} {
+			f := flag.Lookup(name)
+			kind, usage := flag.UnquoteUsage(f)
+			fmt.Fprintf(out, "  --%s %s\n    \t%s", name, kind, usage)
+			if f.DefValue != "" && f.DefValue != "false" {
+				fmt.Fprintf(out, " (default %s)", f.DefValue)
+			}
+			fmt.Fprintln(out)
+		}
+		fmt.Fprint(out, usageTail)
+	}
+}
+
+const usageHead = `Usage: foreach-beam --input GLOB --output PREFIX [flags] [Beam flags]
+
+Count the records of every file matching GLOB and find its most frequent words,
+as an Apache Beam job. Writes PREFIX-records.tsv (PATH<tab>RECORDS per file,
+sorted by path) and PREFIX-words.tsv (WORD<tab>COUNT, most frequent first).
+
+Flags:
+`
+
+const usageTail = `
+Beam flags pass through; the default runner is Prism, in this process.
+  --runner=direct|prism|flink|spark|dataflow|universal
+  --endpoint=HOST:PORT        job service of a Flink, Spark or Prism job server
+  --environment_type=LOOPBACK|DOCKER|PROCESS
+  --project, --region, --staging_location, --temp_location   for Dataflow
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the whole command: it parses args (Beam's flags are on the same flag set),
+// builds and runs the job, and returns the exit status: 0, 1 when the job failed, 2 for a
+// bad command line.
+func run(args []string, stdout, stderr io.Writer) int {
+	cfg = config{sep: `\n`, sectionSize: "64MiB", top: 10}
+	flag.CommandLine.Init("foreach-beam", flag.ContinueOnError)
+	flag.CommandLine.SetOutput(stderr)
+	if err := flag.CommandLine.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2 // flag has printed the error and the usage
+	}
+	job, err := newJob(cfg, flag.Args())
+	if err != nil {
+		fmt.Fprintf(stderr, "foreach-beam: %v\nRun 'foreach-beam --help' for the flags.\n", err)
+		return 2
+	}
+	if !cfg.verbose {
+		// Prism alone logs a dozen INFO lines per job. Errors still reach stderr below,
+		// never through the log: at this level a log.Fatal message would vanish.
+		beamlog.LogLevel = "warn"
+	}
+	// Init must come right after the flags: on a runner that starts this binary as its
+	// worker (--environment_type=PROCESS, DOCKER), Init runs the worker and never returns.
+	beam.Init()
+
+	ctx := context.Background()
+	n, err := countMatches(ctx, job.input)
+	if err != nil {
+		fmt.Fprintf(stderr, "foreach-beam: %v\n", err)
+		return 1
+	}
+	start := time.Now()
+	res, err := beamx.RunWithMetrics(ctx, job.pipeline())
+	if err != nil {
+		fmt.Fprintf(stderr, "foreach-beam: the job failed: %s\n", plainError(err))
+		return 1
+	}
+	fmt.Fprintln(stdout, job.summary(n, res, time.Since(start)))
+	return 0
+}
+
+// job is a validated command line.
+type job struct {
+	input, output string
+	opt           linereader.Options
+	sectionSize   int64
+	top           int
+}
+
+func newJob(c config, rest []string) (*job, error) {
+	switch {
+	case len(rest) > 0:
+		return nil, fmt.Errorf("unexpected argument %q: the files are given by --input", rest[0])
+	case c.input == "":
+		return nil, errors.New("--input GLOB is required")
+	case c.output == "":
+		return nil, errors.New("--output PREFIX is required")
+	case c.top < 1:
+		return nil, fmt.Errorf("--top %d: it must be at least 1", c.top)
+	}
+	j := &job{input: c.input, output: c.output, top: c.top}
+	sep, err := unescape(c.sep)
+	if err != nil {
+		return nil, fmt.Errorf("--sep %q: %v", c.sep, err)
+	}
+	if c.paragraph {
+		if c.sep != `\n` {
+			return nil, errors.New("--sep and --paragraph cannot be used together")
+		}
+		sep = nil
+	}
+	j.opt = linereader.Options{Sep: sep, Paragraph: c.paragraph}
+	if j.sectionSize, err = parseSize(c.sectionSize); err != nil {
+		return nil, fmt.Errorf("--section-size %q: %v", c.sectionSize, err)
+	}
+	return j, nil
+}
+
+// countMatches lists the glob before the job starts, so that a glob matching nothing is
+// one plain sentence rather than a failed job. It uses the same filesystems as the job.
+func countMatches(ctx context.Context, glob string) (int, error) {
+	fs, err := filesystem.New(ctx, glob)
+	if err != nil {
+		return 0, fmt.Errorf("cannot read %s: %v", glob, err)
+	}
+	defer fs.Close()
+	names, err := fs.List(ctx, glob)
+	if err != nil {
+		return 0, fmt.Errorf("cannot list %s: %v", glob, err)
+	}
+	if len(names) == 0 {
+		return 0, fmt.Errorf("no file matches %s", glob)
+	}
+	return len(names), nil
+}
+
+func (j *job) recordsFile() string { return j.output + "-records.tsv" }
+func (j *job) wordsFile() string   { return j.output + "-words.tsv" }
+
+// pipeline is the job: the files are read once, by two splittable DoFns that share the
+// same sections: one counts records, the other counts words. Neither makes a record an
+// element; each section emits its totals.
+func (j *job) pipeline() *beam.Pipeline {
+	p, s := beam.NewPipelineWithRoot()
+	files := fileio.ReadMatches(s, fileio.MatchFiles(s, j.input))
+	sections := foreachio.WithSectionSize(j.sectionSize)
+
+	records := foreachio.CountRecords(s, files, j.opt, sections)
+	textio.Write(s, j.recordsFile(), sortedText(s, beam.ParDo(s, formatRecords, records)))
+
+	words := beam.ParDo(s.Scope("CountWords"), &wordsFn{foreachio.Sections{Options: j.opt, SectionSize: j.sectionSize}}, files)
+	counts := beam.ParDo(s, toWordCount, stats.SumPerKey(s, words))
+	textio.Write(s, j.wordsFile(), beam.ParDo(s, formatTop, top.Largest(s, counts, j.top, lessWordCount)))
+	return p
+}
+
+var wordsCounter = beam.NewCounter("foreach-beam", "words")
+
+// wordsFn counts the words of each section in a map and emits one total per word.
+type wordsFn struct{ foreachio.Sections }
+
+func (f *wordsFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, emit func(string, int64)) error {
+	counts := map[string]int64{}
+	var total int64
+	err := f.Each(ctx, rt, file, func(_ int64, rec []byte) error {
+		for w := range bytes.FieldsSeq(rec) {
+			counts[string(w)]++ // the map key is a copy: rec is borrowed
+			total++
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for w, n := range counts {
+		emit(w, n)
+	}
+	wordsCounter.Inc(ctx, total)
+	return nil
+}
+
+// wordCount is a word and its number of occurrences, for top.Largest.
+type wordCount struct {
+	Word string
+	N    int64
+}
+
+func toWordCount(w string, n int64) wordCount { return wordCount{w, n} }
+
+// lessWordCount orders by count, and between equal counts puts the alphabetically later
+// word first, so that the report lists ties in alphabetical order and is the same on
+// every run.
+func lessWordCount(a, b wordCount) bool {
+	if a.N != b.N {
+		return a.N < b.N
+	}
+	return a.Word > b.Word
+}
+
+func formatTop(top []wordCount) string {
+	slices.SortFunc(top, func(a, b wordCount) int {
+		if lessWordCount(a, b) {
+			return 1
+		}
+		if lessWordCount(b, a) {
+			return -1
+		}
+		return 0
+	})
+	lines := make([]string, len(top))
+	for i, wc := range top {
+		lines[i] = fmt.Sprintf("%s\t%d", wc.Word, wc.N)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func formatRecords(path string, n int64) string { return fmt.Sprintf("%s\t%d", path, n) }
+
+// sortedText gathers a PCollection<string> of lines into one element, the lines sorted and
+// joined, so that textio.Write (which writes elements in any order) writes them sorted.
+// The records report has one line per file: it fits in memory.
+func sortedText(s beam.Scope, lines beam.PCollection) beam.PCollection {
+	s = s.Scope("SortLines")
+	return beam.ParDo(s, joinSorted, beam.GroupByKey(s, beam.AddFixedKey(s, lines)))
+}
+
+func joinSorted(_ int, lines func(*string) bool, emit func(string)) {
+	var all []string
+	var l string
+	for lines(&l) {
+		all = append(all, l)
+	}
+	slices.Sort(all)
+	emit(strings.Join(all, "\n"))
+}
+
+// summary is the one line printed after a successful job. The totals come from the
+// job's counters; a runner that reports none gets a summary without them.
+func (j *job) summary(files int, res beam.PipelineResult, took time.Duration) string {
+	var records, words int64
+	counted := false
+	if res != nil {
+		for _, c := range res.Metrics().AllMetrics().Counters() {
+			switch c.Key.Name {
+			case "records":
+				records += c.Result()
+				counted = true
+			case "words":
+				words += c.Result()
+			}
+		}
+	}
+	what := fmt.Sprintf("%d files", files)
+	if files == 1 {
+		what = "1 file"
+	}
+	if counted {
+		what += fmt.Sprintf(", %d records, %d words", records, words)
+	}
+	return fmt.Sprintf("foreach-beam: %s in %.1fs; wrote %s and %s", what, took.Seconds(), j.recordsFile(), j.wordsFile())
+}
+
+// plainError shortens the runner's error, which wraps the DoFn's under several layers of
+// job and bundle details, to the DoFn's own message when it can find it.
+func plainError(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, "foreachio: "); i >= 0 {
+		msg = msg[i:]
+		if k := strings.IndexByte(msg, '\n'); k >= 0 {
+			msg = msg[:k]
+		}
+	}
+	return msg
+}
+
+// unescape turns the escapes \n \r \t \0 \\ and \xHH of s into bytes.
+func unescape(s string) ([]byte, error) {
+	var out []byte
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			out = append(out, s[i])
+			continue
+		}
+		if i+1 == len(s) {
+			return nil, errors.New("it ends with a lone backslash")
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case '0':
+			out = append(out, 0)
+		case '\\':
+			out = append(out, '\\')
+		case 'x':
+			if i+2 >= len(s) {
+				return nil, errors.New(`\x needs two hex digits`)
+			}
+			b, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
+			if err != nil {
+				return nil, errors.New(`\x needs two hex digits`)
+			}
+			out = append(out, byte(b))
+			i += 2
+		default:
+			return nil, fmt.Errorf(`unknown escape \%c`, s[i])
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("the separator is empty (use --paragraph for paragraphs)")
+	}
+	return out, nil
+}
+
+// parseSize parses a positive byte count: a number, or one followed by KiB, MiB or GiB.
+func parseSize(s string) (int64, error) {
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}} {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSuffix(s, u.suffix), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 1 || n > (1<<62)/mult {
+		return 0, errors.New("want a positive number of bytes, such as 1048576 or 64MiB")
+	}
+	return n * mult, nil
+}

@@ -1,0 +1,197 @@
+package foreachio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
+
+	"github.com/foreachio/foreach/linereader"
+)
+
+// DefaultSectionSize is the size of the byte ranges a file is first cut into when
+// Sections.SectionSize is 0: large enough that opening the file and finding the first
+// record boundary cost nothing next to reading the range, small enough that a file of a
+// few hundred MiB gives work to several workers from the start. Runners that split
+// dynamically (Prism, Dataflow) cut further while the job runs.
+const DefaultSectionSize = 64 << 20
+
+// wholeFile is the restriction that stands for a whole file read sequentially, in one
+// piece, when it cannot be read in sections: the file is compressed, its filesystem gives no io.ReaderAt, or the Options cannot
+// be split (see linereader.NewSection). It is the one-position range [-1, 0), which no
+// byte range of a file can be: once its only position is claimed, an offsetrange tracker
+// can no longer split it, so no runner can hand half of such a file to another worker.
+var wholeFile = offsetrange.Restriction{Start: -1, End: 0}
+
+// whole reports whether rest stands for a whole file: wholeFile, or what is left of it
+// after a runner split it before its position was claimed ([-1, -1), the empty half, is
+// claimed by nobody; the other half is wholeFile again).
+func whole(rest offsetrange.Restriction) bool { return rest.Start < 0 }
+
+var (
+	recordsCounter  = beam.NewCounter("foreachio", "records")
+	sectionsCounter = beam.NewCounter("foreachio", "sections")
+)
+
+// Sections is the restriction half of a splittable DoFn over files
+// (PCollection<fileio.ReadableFile>): embed it in a DoFn and call Each from its
+// ProcessElement to run code on every record of the section the runner hands over,
+// aggregating inside the section instead of emitting every record:
+//
+//	type wordCountFn struct{ foreachio.Sections }
+//
+//	func (f *wordCountFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker,
+//		file fileio.ReadableFile, emit func(string, int64)) error {
+//		counts := map[string]int64{}
+//		err := f.Each(ctx, rt, file, func(_ int64, rec []byte) error {
+//			for w := range bytes.FieldsSeq(rec) {
+//				counts[string(w)]++
+//			}
+//			return nil
+//		})
+//		for w, n := range counts {
+//			emit(w, n)
+//		}
+//		return err
+//	}
+//
+// A restriction is an offsetrange.Restriction: [Start, End) is the section of the file
+// whose records Each yields (the records whose first byte lies in it, see
+// linereader.NewSection), or [-1, 0), which stands for the whole file read in one piece.
+// The initial restriction of a file is [0, size) when its bytes can be read at any offset
+// (a local, uncompressed file) and the Options can be split; it is cut into SectionSize
+// pieces, and runners may split a piece further while it is read. Any other file (gzip,
+// a filesystem that gives no io.ReaderAt such as gs:// or s3://, Paragraph, Whole, Limit,
+// a Sep that can overlap itself) is read whole by one worker.
+//
+// The DoFn is serialized with the pipeline, so Options and SectionSize travel to the
+// workers; the DoFn type must be registered (beam/register), as every DoFn must be for
+// Prism. The files must not change while the job runs.
+type Sections struct {
+	Options     linereader.Options
+	SectionSize int64 // bytes per initial section; 0 means DefaultSectionSize
+}
+
+// CreateInitialRestriction returns [0, size) for a file that can be read in sections and
+// [-1, 0), the whole file in one piece, for any other. It opens the file to find out; a
+// file it cannot open is given the whole-file restriction, and Each reports the error.
+func (s Sections) CreateInitialRestriction(ctx context.Context, file fileio.ReadableFile) offsetrange.Restriction {
+	rc, err := file.Open(ctx)
+	if err != nil {
+		return wholeFile
+	}
+	defer rc.Close()
+	ra, ok := rc.(io.ReaderAt)
+	if !ok || !splittable(ra, s.Options) {
+		return wholeFile
+	}
+	return offsetrange.Restriction{Start: 0, End: file.Metadata.Size}
+}
+
+// splittable asks the library whether the options (and the data, for options that look at
+// it) allow the file to be read in sections: an empty section at the start reports
+// linereader.ErrNotSplittable where they do not. Any other error (invalid options) is left
+// for Each to report from the sequential path.
+func splittable(ra io.ReaderAt, opt linereader.Options) bool {
+	opt.BufferSize = 512 // the probe yields nothing; it need not read much
+	r := linereader.NewSection(ra, 0, 0, opt)
+	r.Next()
+	return r.Err() == nil
+}
+
+// SplitRestriction cuts a section restriction into pieces of SectionSize bytes (the last
+// one shorter); the whole-file restriction stays whole. An empty file keeps its one empty restriction.
+func (s Sections) SplitRestriction(file fileio.ReadableFile, rest offsetrange.Restriction) []offsetrange.Restriction {
+	if whole(rest) {
+		return []offsetrange.Restriction{rest}
+	}
+	size := s.SectionSize
+	if size <= 0 {
+		size = DefaultSectionSize
+	}
+	return rest.SizedSplits(size)
+}
+
+// RestrictionSize is the number of bytes of the restriction, the file's size for the
+// whole-file restriction (its compressed size, for a compressed file): runners weigh work by it.
+func (s Sections) RestrictionSize(file fileio.ReadableFile, rest offsetrange.Restriction) float64 {
+	if whole(rest) {
+		return float64(file.Metadata.Size)
+	}
+	return rest.Size()
+}
+
+// CreateTracker returns a thread-safe offsetrange tracker, since runners split restrictions
+// from another goroutine while Each claims records.
+func (s Sections) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTracker {
+	return sdf.NewLockRTracker(offsetrange.NewTracker(rest))
+}
+
+// Each calls fn with the offset and bytes of every record of the restriction rt tracks, in
+// order, and returns the first error from the file or from fn (the file's path in its
+// message). The record is borrowed: it is valid only until fn returns, so copy what you keep
+// (string(rec) copies).
+//
+// Each claims every record by its first byte (rt.TryClaim(offset)) before fn sees it, and
+// stops at the first claim that fails: the runner has split the rest of the range off and
+// another worker reads it from that offset, so every record is processed once, however the
+// runner splits. For the whole-file restriction it claims once and reads the file sequentially through
+// fileio.ReadableFile.Open, which decompresses gzip; offsets are then those of the
+// decompressed bytes.
+func (s Sections) Each(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, fn func(offset int64, record []byte) error) error {
+	rest := rt.GetRestriction().(offsetrange.Restriction)
+	path := file.Metadata.Path
+	rc, err := file.Open(ctx)
+	if err != nil {
+		return fmt.Errorf("foreachio: %w", err)
+	}
+	defer rc.Close()
+
+	var r *linereader.Reader
+	if whole(rest) {
+		if !rt.TryClaim(rest.Start) {
+			return nil // split away before it started: the residual reads the file
+		}
+		r = linereader.New(rc, s.Options)
+	} else {
+		ra, ok := rc.(io.ReaderAt)
+		if !ok {
+			return fmt.Errorf("foreachio: %s: cannot read byte range [%d, %d): its filesystem gives no io.ReaderAt", path, rest.Start, rest.End)
+		}
+		r = linereader.NewSection(ra, rest.Start, rest.End, s.Options)
+	}
+
+	var n int64
+	defer func() {
+		recordsCounter.Inc(ctx, n)
+		sectionsCounter.Inc(ctx, 1)
+	}()
+	for r.Next() {
+		if !whole(rest) && !rt.TryClaim(r.Offset()) {
+			return nil // the range from here on was split off
+		}
+		n++
+		if err := fn(r.Offset(), r.Bytes()); err != nil {
+			return err
+		}
+	}
+	if err := r.Err(); err != nil {
+		if errors.Is(err, linereader.ErrNotSplittable) {
+			// The options were splittable when the restriction was made and are not now:
+			// the DoFn's options changed between the two, which Beam does not do.
+			return fmt.Errorf("foreachio: %s: %w (the file was cut into sections for other options)", path, err)
+		}
+		return fmt.Errorf("foreachio: %s: %w", path, err)
+	}
+	if !whole(rest) {
+		// No record is left in the range: claiming its end, as it stands after any split,
+		// tells the tracker the whole range is done.
+		rt.TryClaim(rt.GetRestriction().(offsetrange.Restriction).End)
+	}
+	return nil
+}
