@@ -10,9 +10,12 @@
 #
 # Needs gzip, zstd, bzip2, xz, hyperfine (apt-get install hyperfine) and python3 (to tabulate
 # hyperfine's CPU times). The files are kept in $WORK (default: a temporary directory removed
-# at the end). On a shared machine run it under a lock, so that nothing else is timed at once:
+# at the end). On a shared machine, name a lock file in LOCK: each timed step then runs under
+# flock LOCK, so that no other measurement that takes the lock runs at the same time (the
+# files are made outside it):
 #
-#   flock /tmp/foreach-bench.lock benchmarks/compress.sh      # RUNS=5 COUNT=6
+#   benchmarks/compress.sh                                  # RUNS=5 COUNT=6
+#   LOCK=/tmp/foreach-bench.lock WORK=/tmp/compress benchmarks/compress.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,18 +33,30 @@ else
 	trap 'rm -rf "$work"' EXIT
 fi
 go build -o "$work/foreach" ./cmd/foreach
+go test -c -o "$work/decompress.test" ./internal/decompress
 commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- internal/decompress go.mod || echo '+changes')"
 
 # Files: tall.txt and mixed.txt, and each compressed at the tool's default level.
 for shape in tall mixed; do
 	f="$work/$shape.txt"
-	[ -s "$f" ] || go run ./testdata/gen --shape "$shape" --size 64MiB -o "$f"
-	[ -s "$f.gz" ] || gzip -c "$f" >"$f.gz"
-	[ -s "$f.zst" ] || zstd -q -c "$f" >"$f.zst"
-	[ -s "$f.bz2" ] || bzip2 -c "$f" >"$f.bz2"
-	[ -s "$f.xz" ] || xz -c "$f" >"$f.xz"
+	# Each file is written under a temporary name and renamed, so that an interrupted run
+	# leaves no partial file behind for the next to take as made.
+	[ -s "$f" ] || { go run ./testdata/gen --shape "$shape" --size 64MiB -o "$f.tmp" && mv "$f.tmp" "$f"; }
+	[ -s "$f.gz" ] || { gzip -c "$f" >"$f.tmp" && mv "$f.tmp" "$f.gz"; }
+	[ -s "$f.zst" ] || { zstd -q -c "$f" >"$f.tmp" && mv "$f.tmp" "$f.zst"; }
+	[ -s "$f.bz2" ] || { bzip2 -c "$f" >"$f.tmp" && mv "$f.tmp" "$f.bz2"; }
+	[ -s "$f.xz" ] || { xz -c "$f" >"$f.tmp" && mv "$f.tmp" "$f.xz"; }
 	cat "$f"* >/dev/null # into the page cache
 done
+
+# timed CMD...: CMD, under flock $LOCK when LOCK is set.
+timed() {
+	if [ -n "${LOCK:-}" ]; then
+		flock "$LOCK" "$@"
+	else
+		"$@"
+	fi
+}
 
 if "$work/foreach" --help 2>&1 | grep -q -- '--decompress'; then
 	with_z=1
@@ -100,7 +115,7 @@ mkdir -p benchmarks/results
 			ext="${pair%%:*}" tool="${pair#*:}"
 			cmds=("$tool -dc $f.$ext | wc -l")
 			[ "$with_z" = 1 ] && cmds+=("$work/foreach -z -c $f.$ext")
-			hyperfine -w 1 -r "$runs" --output=null --export-json "$work/h.json" "${cmds[@]}" >/dev/null
+			timed hyperfine -w 1 -r "$runs" --output=null --export-json "$work/h.json" "${cmds[@]}" >/dev/null
 			echo "### $shape.txt.$ext"
 			echo
 			table "$work/h.json"
@@ -116,8 +131,8 @@ mkdir -p benchmarks/results
 	echo "process's user+sys time per decode. Medians of COUNT=$count alternating runs (benchstat)."
 	echo
 	echo '```'
-	DECOMPRESS_BENCH_DIR="$work" go test -run '^$' -bench 'Decode' -benchtime 2x -count "$count" \
-		./internal/decompress >"$work/bench.txt"
+	DECOMPRESS_BENCH_DIR="$work" timed "$work/decompress.test" -test.run '^$' -test.bench 'Decode' \
+		-test.benchtime 2x -test.count "$count" >"$work/bench.txt"
 	go tool benchstat -filter '.unit:(sec/op OR B/s OR cpu-ns/op)' "$work/bench.txt" | grep -v '^goos\|^goarch\|^pkg\|^cpu' | sed "s#$work/##g"
 	echo '```'
 } >"$out"
