@@ -31,18 +31,19 @@ func NewSection(src io.ReaderAt, start, end int64, opt Options) *Reader {
 		from = max(0, start-int64(max(len(cfg.sep), 1)))
 	}
 	r := New(io.NewSectionReader(src, from, math.MaxInt64-from), opt)
-	if err := r.cfg.splittable(); err != nil {
-		r.cfg.err = err
+	e := &r.e
+	if err := e.cfg.splittable(); err != nil {
+		e.cfg.err = err
 		return r
 	}
 	if start < 0 || end < start {
-		r.cfg.err = fmt.Errorf("linereader: section [%d, %d) is out of order", start, end)
+		e.cfg.err = fmt.Errorf("linereader: section [%d, %d) is out of order", start, end)
 		return r
 	}
-	r.base, r.origin = from, from
-	r.stopAt = end
-	r.cfg.simple = false // the fast path does not check stopAt
-	r.seek = start > 0
+	e.base, e.origin = from, from
+	e.stopAt = end
+	e.seek = start > 0
+	e.setFast()
 	return r
 }
 
@@ -51,32 +52,34 @@ func NewSection(src io.ReaderAt, start, end int64, opt Options) *Reader {
 // with the buffer consumed, once the buffer reaches stopAt without a separator: any
 // boundary further on is at or after stopAt, so a section inside one long record reads
 // only about its own bytes instead of running on to the record's end.
-func (r *Reader) seekBoundary() {
-	sepLen := len(r.cfg.sep)
+//
+// This is a search of its own, not advance's: it looks for a boundary, not a record.
+func (e *engine) seekBoundary() {
+	sepLen := len(e.cfg.sep)
 	for {
 		var i int
 		if sepLen == 1 {
-			i = bytes.IndexByte(r.data[r.scan:], r.cfg.sepByte)
+			i = bytes.IndexByte(e.data[e.scan:], e.cfg.sepByte)
 		} else {
-			i = bytes.Index(r.data[r.scan:], r.cfg.sep)
+			i = bytes.Index(e.data[e.scan:], e.cfg.sep)
 		}
 		if i >= 0 {
-			r.start = r.scan + i + sepLen
-			r.scan = r.start
-			r.seek = false
+			e.start = e.scan + i + sepLen
+			e.scan = e.start
+			e.seek = false
 			return
 		}
 		// No separator starts before len(data)-(sepLen-1), so the first boundary left is
 		// past len(data): past the section's end once the buffer reaches it.
-		if r.eof || r.base+int64(len(r.data)) >= r.stopAt {
-			r.start, r.scan = len(r.data), len(r.data)
-			r.seek = false
+		if e.eof || e.base+int64(len(e.data)) >= e.stopAt {
+			e.start, e.scan = len(e.data), len(e.data)
+			e.seek = false
 			return
 		}
 		// Keep only the bytes that could begin a separator straddling the next read.
-		r.start = max(r.start, len(r.data)-(sepLen-1))
-		r.scan = r.start
-		r.fill()
+		e.start = max(e.start, len(e.data)-(sepLen-1))
+		e.scan = e.start
+		e.fill()
 	}
 }
 
