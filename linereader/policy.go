@@ -16,8 +16,8 @@ import (
 //   - Before: every few records (about every sampleBytes of input, at most every
 //     sampleRecords records) the plain loop times one step: the engine's part (cut and
 //     copy) and the loop body's. After decideSamples samples (the first time sooner),
-//     read-ahead starts when the body took at least startShare percent of the engine's
-//     time. Three clock readings per sample, a few hundred records apart, cost well
+//     read-ahead starts when in most of them the body took at least startShare percent of
+//     the engine's time. Three clock readings per sample, a few hundred records apart, cost well
 //     under 1% of the lightest loop.
 //   - While: the caller times its waits for the producer; after at least judgeBytes and
 //     judgeTime, if it waited more than idleShare percent of the time, its body is too
@@ -35,10 +35,9 @@ type policy struct {
 	ok    bool  // this source may be read ahead
 
 	// Sampling the plain loop.
-	countdown int   // records before the next sample
-	engineNs  int64 // time of the sampled steps in the engine...
-	bodyNs    int64 // ...and in the loop body
+	countdown int // records before the next sample
 	samples   int
+	votes     int  // samples in which the body took at least startShare of the engine's time
 	decided   bool // a first decision was made
 	want      bool // the samples say read-ahead pays
 
@@ -120,11 +119,14 @@ func (p *policy) sample(engineNs, bodyNs int64, size int) {
 		every, need = firstRecords, firstSamples
 	}
 	p.countdown = max(1, min(every, sampleBytes/(size+1)))
-	p.engineNs += engineNs
-	p.bodyNs += bodyNs
+	// Each sample votes, so that one step slowed by a page fault, a collection or the
+	// scheduler cannot swing the decision as it would swing a sum of times.
+	if bodyNs*100 >= engineNs*startShare {
+		p.votes++
+	}
 	if p.samples++; p.samples >= need {
-		p.want = p.bodyNs*100 >= p.engineNs*startShare
-		p.samples, p.engineNs, p.bodyNs, p.decided = 0, 0, 0, true
+		p.want = 2*p.votes > p.samples
+		p.samples, p.votes, p.decided = 0, 0, true
 	}
 }
 
@@ -159,7 +161,7 @@ func (p *policy) stopped(end int64) {
 	p.retryAt = end + p.retry<<min(p.fails, maxBackoff)
 	p.fails++
 	p.want = p.mode != policyAuto
-	p.samples, p.engineNs, p.bodyNs = 0, 0, 0
+	p.samples, p.votes = 0, 0
 }
 
 // ended takes note of a producer that returned by itself: at the end of the input, or at
