@@ -23,37 +23,109 @@ var parallelCount = countPolicy{minFile: 4 << 20, minSection: 4 << 20, readSize:
 // sections at once when the options are splittable, sequentially otherwise; workers < 1
 // means runtime.NumCPU().
 //
-// With a separator that cannot overlap itself, no Limit and no MaxRecord, the count is the
-// number of separators, plus one for an unterminated last record: it is counted with
-// bytes.Count over large reads, without cutting records. A regular file of 4 MiB or more
-// is counted in sections of at least 4 MiB, read with os.File.ReadAt by up to `workers`
-// goroutines. Pipes, small files and other options are counted by a sequential read.
-//
-// The file must not shrink while it is counted: if it does, Count returns an error that
-// wraps io.ErrUnexpectedEOF. Bytes appended meanwhile are not counted.
+// A regular file is counted by CountAt over the size it has when Count opens it: see
+// CountAt for how, and for what happens if the file changes meanwhile. A pipe, a device
+// or anything else that is not a regular file has no size to split: it is counted by one
+// sequential read to its end. Invalid options are reported before the file is opened.
 func Count(name string, opt Options, workers int) (int64, error) {
-	if workers < 1 {
-		workers = runtime.NumCPU()
+	if err := opt.Validate(); err != nil {
+		return 0, err
 	}
 	f, err := os.Open(name)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
-	cfg := newConfig(opt)
-	fast := cfg.splittable() == nil && opt.MaxRecord == 0
-	if !fast {
-		return countRecords(New(f, opt))
-	}
 	st, err := f.Stat()
 	if err != nil {
 		return 0, err
 	}
-	pol := parallelCount
-	if !st.Mode().IsRegular() || st.Size() < pol.minFile || workers == 1 {
-		return countStream(f, cfg, pol.readSize)
+	if st.Mode().IsRegular() {
+		return CountAt(f, st.Size(), opt, workers)
 	}
-	return countParallel(f, st.Size(), cfg, workers, pol)
+	cfg := newConfig(opt)
+	if !countsSeparators(cfg) {
+		return countRecords(New(f, opt))
+	}
+	return countStream(f, cfg, parallelCount.readSize)
+}
+
+// CountAt returns the number of records in the first size bytes of ra: Count over a file
+// the caller has already opened (an *os.File, a memory-mapped file, a bytes.Reader), so
+// that the bytes counted are those of the file in hand, not of whatever its name points
+// to by then. It reads the input in up to `workers` sections at once when the options
+// are splittable, sequentially otherwise; workers < 1 means runtime.NumCPU(). Sections
+// are read by concurrent ReadAt calls, which io.ReaderAt allows.
+//
+// Invalid options (see Options.Validate) and a negative size are reported before
+// anything is read. On any error the count returned is 0.
+//
+// With a separator that cannot overlap itself, no Limit and no MaxRecord, the count is the
+// number of separators, plus one for an unterminated last record: it is counted with
+// bytes.Count over large reads, without cutting records. An input of 4 MiB or more is
+// counted in sections of at least 4 MiB by up to `workers` goroutines. Smaller inputs and
+// other options are counted by one sequential read.
+//
+// Only [0, size) is read: bytes past it, such as those appended to a file after its size
+// was taken, are not counted. The input must not shrink below size while it is counted:
+// if it does, CountAt returns an error that wraps io.ErrUnexpectedEOF, never a short count.
+func CountAt(ra io.ReaderAt, size int64, opt Options, workers int) (int64, error) {
+	if err := opt.Validate(); err != nil {
+		return 0, err
+	}
+	if size < 0 {
+		return 0, fmt.Errorf("linereader: CountAt with a negative size (%d)", size)
+	}
+	if workers < 1 {
+		workers = runtime.NumCPU()
+	}
+	cfg := newConfig(opt)
+	src := &sizedReader{ra: ra, size: size}
+	if !countsSeparators(cfg) {
+		n, err := countRecords(New(src, opt))
+		if err != nil {
+			return 0, err
+		}
+		return n, nil
+	}
+	pol := parallelCount
+	if size < pol.minFile || workers == 1 {
+		return countStream(src, cfg, pol.readSize)
+	}
+	return countParallel(ra, size, cfg, workers, pol)
+}
+
+// countsSeparators reports whether records can be counted as separators, without cutting
+// them: a separator that cannot overlap itself, no Limit (splittable says both), no
+// MaxRecord to check each record against, and bytes that are the records' own (not
+// compressed).
+func countsSeparators(cfg config) bool {
+	return cfg.splittable() == nil && cfg.opt.MaxRecord == 0 && !cfg.opt.Decompress
+}
+
+// sizedReader reads [0, size) of ra from the start, as an io.Reader. An end of input before
+// size means the input shrank since its size was taken: an error wrapping
+// io.ErrUnexpectedEOF, as readFullAt reports it.
+type sizedReader struct {
+	ra   io.ReaderAt
+	off  int64 // the next byte to read
+	size int64
+}
+
+func (s *sizedReader) Read(p []byte) (int, error) {
+	if s.off >= s.size {
+		return 0, io.EOF
+	}
+	p = p[:min(int64(len(p)), s.size-s.off)]
+	if len(p) == 0 {
+		return 0, nil
+	}
+	err := readFullAt(s.ra, p, s.off)
+	if err != nil {
+		return 0, err
+	}
+	s.off += int64(len(p))
+	return len(p), nil
 }
 
 func countRecords(r *Reader) (int64, error) {
@@ -186,8 +258,8 @@ func countRange(src io.ReaderAt, lo, hi, size int64, sep, buf []byte) (int64, er
 	return occ, nil
 }
 
-// readFullAt reads len(p) bytes at off. Fewer bytes than the size Count started with mean
-// the file shrank: that is an error wrapping io.ErrUnexpectedEOF, never a short count.
+// readFullAt reads len(p) bytes at off. Fewer bytes than the size counting started with mean
+// the input shrank: that is an error wrapping io.ErrUnexpectedEOF, never a short count.
 func readFullAt(src io.ReaderAt, p []byte, off int64) error {
 	n, err := src.ReadAt(p, off)
 	if n == len(p) {
