@@ -26,7 +26,8 @@ var parallelCount = countPolicy{minFile: 4 << 20, minSection: 4 << 20, readSize:
 // A regular file is counted by CountAt over the size it has when Count opens it: see
 // CountAt for how, and for what happens if the file changes meanwhile. A pipe, a device
 // or anything else that is not a regular file has no size to split: it is counted by one
-// sequential read to its end. Invalid options are reported before the file is opened.
+// sequential read to its end. Invalid options are reported before the file is opened. On
+// any error the count returned is 0.
 func Count(name string, opt Options, workers int) (int64, error) {
 	if err := opt.Validate(); err != nil {
 		return 0, err
@@ -82,11 +83,7 @@ func CountAt(ra io.ReaderAt, size int64, opt Options, workers int) (int64, error
 	cfg := newConfig(opt)
 	src := &sizedReader{ra: ra, size: size}
 	if !countsSeparators(cfg) {
-		n, err := countRecords(New(src, opt))
-		if err != nil {
-			return 0, err
-		}
-		return n, nil
+		return countRecords(New(src, opt))
 	}
 	pol := parallelCount
 	if size < pol.minFile || workers == 1 {
@@ -128,12 +125,17 @@ func (s *sizedReader) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// countRecords counts the records of r with a Next loop; on an error the count is 0, as
+// on the other paths.
 func countRecords(r *Reader) (int64, error) {
 	var n int64
 	for r.Next() {
 		n++
 	}
-	return n, r.Err()
+	if err := r.Err(); err != nil {
+		return 0, err
+	}
+	return n, nil
 }
 
 // countStream counts separators in one sequential read, keeping the last len(sep)-1 bytes
