@@ -91,8 +91,12 @@ func New(src io.Reader, opt Options) *Reader {
 }
 
 // Open opens the named file and returns a Reader of its records that owns the file:
-// Close closes it. An error opening the file is returned as is (an *fs.PathError).
+// Close closes it. Invalid options are returned (see Options.Validate) before the file is
+// opened; an error opening the file is returned as is (an *fs.PathError).
 func Open(name string, opt Options) (*Reader, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
