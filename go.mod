@@ -4,10 +4,12 @@ go 1.26.0
 
 require (
 	github.com/dustin/go-humanize v1.1.0
+	github.com/klauspost/compress v1.20.4
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/pflag v1.0.10
 	github.com/stretchr/testify v1.12.1
+	github.com/ulikunitz/xz v0.5.17
 	golang.org/x/exp v0.0.0-20261113113407-e3970619a1a4
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	golang.org/x/term v0.48.0

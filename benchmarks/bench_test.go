@@ -1,15 +1,17 @@
 package benchmarks
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 
+	"github.com/foreachio/foreach/linereader"
 	"github.com/foreachio/foreach/testdata/gen/corpus"
 )
 
-// workContenders are the contenders of BenchmarkWork: the engine against the
-// Scanner twins of Lines and Views.
-var workContenders = []string{"Lines", "Views", "Batches", "ScannerCopy", "ScannerBytes"}
+// workContenders are the contenders of BenchmarkWork: the engine, with and
+// without read-ahead, against the Scanner twins of Lines and Views.
+var workContenders = []string{"Lines", "LinesNoReadAhead", "Views", "Batches", "ScannerCopy", "ScannerBytes"}
 
 // BenchmarkRead reads each corpus whole per iteration with every contender, the
 // loop body doing almost nothing: the read path alone.
@@ -37,36 +39,74 @@ func BenchmarkWork(b *testing.B) {
 	})
 }
 
-// benchFile times c reading f whole, opened fresh, once per iteration. Every
-// iteration's counts are checked against the reference before anything is
-// reported; a mismatch is fatal. Besides throughput and allocs/op it reports
-// allocs/record (heap allocations over the timed loop, runtime.MemStats.Mallocs,
-// per record) and, for the contenders that count them, growths/op.
+// benchFile times c reading f whole, opened fresh, once per iteration, and checks
+// every iteration before anything is reported; a mismatch is fatal.
+//
+// What is checked: each timed run's record count, byte total and the first and
+// last byte of every record (result.touch) against the reference; and the hash of
+// every record's bytes, either in the timed run itself (hash set: it is the work
+// being measured) or, with the light body, on an untimed run of the same contender
+// right after it, so that no contender is timed over records whose content nobody
+// looked at.
+//
+// Besides ns/op and MB/s it reports cpu-ns/op, the user+system CPU time of the
+// whole process over the timed runs (getrusage), which counts a second goroutine's
+// core as wall time cannot; allocs/record (runtime.MemStats.Mallocs over the timed
+// runs, per record) and, for the contenders that count them, growths/op.
 func benchFile(b *testing.B, f *corpusFile, c contender, hash bool) {
 	b.SetBytes(f.size)
 	b.ReportAllocs()
 	var before, after runtime.MemStats
+	var iters, grows, mallocs, cpuNS int64
+	cpuKnown := true
 	runtime.ReadMemStats(&before)
-	var iters, grows int64
 	for b.Loop() {
+		cpu0, ok0 := cpuTime()
 		res, err := c.run(f.path, f.size, hash)
+		cpu1, ok1 := cpuTime()
+		b.StopTimer()
+		runtime.ReadMemStats(&after)
+		mallocs += int64(after.Mallocs - before.Mallocs)
+		cpuNS += cpu1 - cpu0
+		cpuKnown = cpuKnown && ok0 && ok1
 		if err != nil {
 			b.Fatal(err)
 		}
 		if err := check(f, c, res, hash); err != nil {
 			b.Fatal(err)
 		}
+		if !hash {
+			if err := verifyHash(f, c); err != nil {
+				b.Fatal(err)
+			}
+		}
 		iters++
 		grows += res.grows
+		runtime.ReadMemStats(&before)
+		b.StartTimer()
 	}
-	runtime.ReadMemStats(&after) // b.Loop has stopped the timer
 	if iters == 0 || f.records == 0 {
 		b.Fatal("no iterations or no records")
 	}
-	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(iters*f.records), "allocs/record")
+	b.ReportMetric(float64(mallocs)/float64(iters*f.records), "allocs/record")
+	if cpuKnown {
+		b.ReportMetric(float64(cpuNS)/float64(iters), "cpu-ns/op")
+	}
 	if c.grows {
 		b.ReportMetric(float64(grows)/float64(iters), "growths/op")
 	}
+}
+
+// verifyHash runs c once more over f, hashing every record, and checks the result.
+func verifyHash(f *corpusFile, c contender) error {
+	res, err := c.run(f.path, f.size, true)
+	if err != nil {
+		return err
+	}
+	if err := check(f, c, res, true); err != nil {
+		return fmt.Errorf("untimed hashing run: %w", err)
+	}
+	return nil
 }
 
 // TestContenders runs every contender once, plain and hashing, on a small corpus
@@ -109,9 +149,10 @@ func TestCheckCatchesMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, bad := range map[string]result{
-		"record": {records: good.records - 1, bytes: good.bytes, hash: good.hash},
-		"byte":   {records: good.records, bytes: good.bytes - 1, hash: good.hash},
-		"hash":   {records: good.records, bytes: good.bytes, hash: good.hash + 1},
+		"record":     {records: good.records - 1, bytes: good.bytes, ends: good.ends, hash: good.hash},
+		"byte":       {records: good.records, bytes: good.bytes - 1, ends: good.ends, hash: good.hash},
+		"first byte": {records: good.records, bytes: good.bytes, ends: good.ends - 1, hash: good.hash},
+		"hash":       {records: good.records, bytes: good.bytes, ends: good.ends, hash: good.hash + 1},
 	} {
 		if check(f, c, bad, true) == nil {
 			t.Errorf("a lost %s passed the check", name)
@@ -121,5 +162,39 @@ func TestCheckCatchesMismatch(t *testing.T) {
 	// chomped total of Lines is wrong for it.
 	if check(f, contenderNamed("ReadBytes"), good, false) == nil {
 		t.Error("a byte total without terminators passed the check of a contender that keeps them")
+	}
+}
+
+// A contender whose records have the right lengths and the right first and last
+// bytes but a wrong byte in between passes the light check of a timed run; the
+// untimed hashing run that benchFile makes after every timed run catches it.
+func TestVerifyHashCatchesWrongContent(t *testing.T) {
+	f := corpusOf(t, corpus.Tall, smallSize)
+	corrupt := contender{name: "corrupt", chomps: true, run: func(name string, _ int64, hash bool) (res result, err error) {
+		r, err := linereader.Open(name, engineOptions)
+		if err != nil {
+			return res, err
+		}
+		defer r.Close()
+		for rec := range r.Lines() {
+			if len(rec) > 2 {
+				rec[1] ^= 0x20
+			}
+			res.touch(rec, hash)
+		}
+		return res, r.Err()
+	}}
+	res, err := corrupt.run(f.path, f.size, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := check(f, corrupt, res, false); err != nil {
+		t.Fatalf("the light check already fails, so this test proves nothing: %v", err)
+	}
+	if err := verifyHash(f, corrupt); err == nil {
+		t.Error("verifyHash passed records with a wrong byte")
+	}
+	if err := verifyHash(f, contenderNamed("Lines")); err != nil {
+		t.Errorf("verifyHash failed a correct contender: %v", err)
 	}
 }

@@ -4,30 +4,32 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	naivepkg "github.com/foreachio/foreach/internal/naive"
 	"io"
 	"os"
 
+	naivepkg "github.com/foreachio/foreach/internal/naive"
 	"github.com/foreachio/foreach/linereader"
 )
 
-// result is what one contender saw in one read of a whole file.
+// result is what one contender saw in one read of a whole file. Every field but
+// grows is checked against the corpus's reference after every run.
 type result struct {
 	records int64
 	bytes   int64  // total length of the records as yielded
-	first   uint64 // sum of the first byte of each non-empty record: the records are read
+	ends    uint64 // sum of the first and the last byte of each non-empty record
 	hash    uint64 // with hashing on, the sum of FNV-1a 64 of each record
 	grows   int64  // buffer growths, for the contenders that can count them
 }
 
 // touch is the loop body of every contender: the same tiny work on each record
-// (its length and its first byte, so a borrowed view is really read), or with hash
-// set, work about as costly as reading the record: FNV-1a 64 over its bytes.
+// (its length, its first and its last byte, so that a borrowed view is really read
+// and a record cut or shifted by a byte is caught), or with hash set, work about as
+// costly as reading the record: FNV-1a 64 over its bytes.
 func (r *result) touch(rec []byte, hash bool) {
 	r.records++
 	r.bytes += int64(len(rec))
 	if len(rec) > 0 {
-		r.first += uint64(rec[0])
+		r.ends += uint64(rec[0]) + uint64(rec[len(rec)-1])
 	}
 	if hash {
 		r.hash += fnv1a(rec)
@@ -70,6 +72,7 @@ const readBuffer = 64 << 10
 // the same bytes copied, the same empty records (which need no allocation).
 var contenders = []contender{
 	{name: "Lines", chomps: true, grows: true, run: engineLines},
+	{name: "LinesNoReadAhead", chomps: true, grows: true, run: engineLinesNoReadAhead},
 	{name: "Views", chomps: true, grows: true, run: engineViews},
 	{name: "Batches", chomps: true, grows: true, run: engineBatches},
 	{name: "ScannerCopy", chomps: true, run: scannerCopy},
@@ -103,6 +106,23 @@ func engineLines(name string, _ int64, hash bool) (res result, err error) {
 	return res, errors.Join(r.Err(), r.Close())
 }
 
+// engineLinesNoReadAhead is engineLines with read-ahead off: the file is hidden
+// behind a plain io.Reader, and the engine reads ahead only from a regular file it
+// can see. Lines against it is what read-ahead gains or costs.
+func engineLinesNoReadAhead(name string, _ int64, hash bool) (res result, err error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return res, err
+	}
+	defer f.Close()
+	r := linereader.New(struct{ io.Reader }{f}, engineOptions)
+	for rec := range r.Lines() {
+		res.touch(rec, hash)
+	}
+	res.grows = int64(r.Stats().Buffer.Grows)
+	return res, r.Err()
+}
+
 // engineViews: every record borrowed from the reader's buffer.
 func engineViews(name string, _ int64, hash bool) (res result, err error) {
 	r, err := linereader.Open(name, engineOptions)
@@ -132,7 +152,7 @@ func engineBatches(name string, _ int64, hash bool) (res result, err error) {
 }
 
 // newScanner returns a bufio.Scanner over f whose buffer may grow to hold the
-// whole file, so that no line of the wide corpus is too long for it.
+// whole file, so that no line of the wide or verywide corpus is too long for it.
 func newScanner(f *os.File, size int64) *bufio.Scanner {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, readBuffer), int(size)+1)

@@ -27,9 +27,10 @@ const (
 	smallSize = 1 << 20
 )
 
-// shapes are the corpora every contender reads: many short lines, few very long
-// ones, and a long tail of lengths with empty lines among them.
-var shapes = []corpus.Shape{corpus.Tall, corpus.Wide, corpus.Mixed}
+// shapes are the corpora every contender reads: many short lines, few long ones
+// that fit in a 64 KiB buffer, lines of 512 KiB and more that do not, and a long
+// tail of lengths with empty lines among them.
+var shapes = []corpus.Shape{corpus.Tall, corpus.Wide, corpus.Verywide, corpus.Mixed}
 
 // corpusFile is one generated file and its reference counts.
 type corpusFile struct {
@@ -42,8 +43,10 @@ type corpusFile struct {
 	// (bufio.ScanLines) yields size - newlines bytes.
 	newlines int64
 	// hashKeep and hashChomp are the sums over the records of FNV-1a 64 of each
-	// record, with its "\n" and without it.
+	// record, with its "\n" and without it; endsKeep and endsChomp the sums of
+	// the first and last byte of each non-empty record, likewise (result.touch).
 	hashKeep, hashChomp uint64
+	endsKeep, endsChomp uint64
 }
 
 // corpora generates each file once per process, in dir, which TestMain removes.
@@ -123,22 +126,32 @@ func reference(data []byte) *corpusFile {
 			n = len(rest)
 		}
 		rec := rest[:n]
+		chomped := bytes.TrimSuffix(rec, []byte{'\n'})
 		f.hashKeep += fnv1a(rec)
-		f.hashChomp += fnv1a(bytes.TrimSuffix(rec, []byte{'\n'}))
+		f.hashChomp += fnv1a(chomped)
+		f.endsKeep += uint64(rec[0]) + uint64(rec[len(rec)-1])
+		if len(chomped) > 0 {
+			f.endsChomp += uint64(chomped[0]) + uint64(chomped[len(chomped)-1])
+		}
 		rest = rest[n:]
 	}
 	return f
 }
 
-// check compares what contender c yielded from f with the reference.
+// check compares what contender c yielded from f with the reference: the record
+// count, the byte total and the first and last bytes always, the hash of every
+// record's bytes when the run hashed.
 func check(f *corpusFile, c contender, res result, hashed bool) error {
-	wantBytes, wantHash := f.size, f.hashKeep
+	wantBytes, wantHash, wantEnds := f.size, f.hashKeep, f.endsKeep
 	if c.chomps {
-		wantBytes, wantHash = f.size-f.newlines, f.hashChomp
+		wantBytes, wantHash, wantEnds = f.size-f.newlines, f.hashChomp, f.endsChomp
 	}
 	if res.records != f.records || res.bytes != wantBytes {
 		return fmt.Errorf("%s: %d records, %d bytes; want %d records, %d bytes",
 			c.name, res.records, res.bytes, f.records, wantBytes)
+	}
+	if res.ends != wantEnds {
+		return fmt.Errorf("%s: first and last bytes sum to %d, want %d", c.name, res.ends, wantEnds)
 	}
 	if hashed && res.hash != wantHash {
 		return fmt.Errorf("%s: record hash sum %#x, want %#x", c.name, res.hash, wantHash)

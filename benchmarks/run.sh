@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # Runs the foreach benchmark suite and records it:
 #   benchmarks/results/latest.txt  raw go test output (input to benchstat)
-#   benchmarks/results/latest.md   markdown table (benchmarks/cmd/benchtable) and benchstat -col /impl
+#   benchmarks/results/latest.md   markdown tables and goals (benchmarks/cmd/benchtable),
+#                                  then benchstat -col /impl by wall time and by CPU time
 #
-# Environment: COUNT (default 6) rounds of the whole suite, so samples per benchmark;
+# The code measured is exactly the commit HEAD: the suite is built from `git archive
+# HEAD`, so uncommitted changes in the working tree are never measured, and the results
+# name that commit. Run it under `flock /tmp/foreach-bench.lock` on a shared machine, so
+# that no other measurement runs at the same time.
+#
+# Environment: COUNT (default 8) rounds of the whole suite, so samples per benchmark;
 # FOREACH_BENCH_SIZE (default 64MiB) size of each corpus; BENCHTIME (default 5x)
-# iterations per sample.
+# timed iterations per sample.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-count="${COUNT:-6}"
+count="${COUNT:-8}"
 benchtime="${BENCHTIME:-5x}"
 export FOREACH_BENCH_SIZE="${FOREACH_BENCH_SIZE:-64MiB}"
 results=benchmarks/results
@@ -18,27 +24,29 @@ raw="$results/latest.txt"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
+rev="$(git rev-parse --short=12 HEAD)"
+git archive --format=tar HEAD | tar -x -C "$work" -f -
+mkdir -p "$work/bin"
+
 # Build the test binary once, then run it COUNT times with -test.count 1 rather than
 # once with -count: go test repeats each benchmark COUNT times in a row, so a burst of
 # load from elsewhere on the machine would land on one contender's samples only;
-# whole rounds spread it over all of them. Each round regenerates the corpora (a few
-# seconds at 64MiB) in its own temp dir and removes them.
+# whole rounds spread it over all of them, and the i-th samples of two contenders
+# were measured close together (benchtable's per-round ratios rely on that). Each
+# round regenerates the corpora (a few seconds at 64MiB) in its own temp dir.
 start=$(date +%s)
-go test -c -o "$work/benchmarks.test" ./benchmarks/
+(cd "$work" && go test -c -o "$work/bin/benchmarks.test" ./benchmarks/)
 {
 	# Configuration lines for benchfmt, before go test's own (goos, goarch, pkg, cpu).
 	echo "go: $(go env GOVERSION)"
-	# The code measured: HEAD, "+dirty" if the tree outside benchmarks/results differs.
-	if rev="$(git rev-parse --short HEAD 2>/dev/null)"; then
-		[ -z "$(git status --porcelain -- . ':!benchmarks/results')" ] || rev="$rev+dirty"
-		echo "commit: $rev"
-	fi
+	echo "commit: $rev"
 	echo "cores: $(nproc)"
+	echo "memory: $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo 2>/dev/null || echo unknown)"
 	echo "size: $FOREACH_BENCH_SIZE"
 	echo "count: $count"
 	echo "benchtime: $benchtime"
 	for ((i = 1; i <= count; i++)); do
-		"$work/benchmarks.test" -test.run '^$' -test.bench . -test.benchtime "$benchtime" \
+		"$work/bin/benchmarks.test" -test.run '^$' -test.bench . -test.benchtime "$benchtime" \
 			-test.count 1 -test.timeout 30m
 	done
 } | tee "$work/raw.txt"
@@ -53,6 +61,8 @@ stat="$(go tool benchstat -col /impl "$raw")"
 	echo "$table"
 	echo
 	echo "## benchstat -col /impl"
+	echo
+	echo "sec/op is wall time, cpu-sec/op the process's user+system time (getrusage) per read of the file."
 	echo
 	echo '```'
 	echo "$stat"

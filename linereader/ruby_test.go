@@ -1,41 +1,85 @@
 package linereader_test
 
-// Ruby as the oracle: testdata/ruby/cases.json holds what CRuby's IO.foreach yields (records
-// and the line number after each) for many inputs and option sets; testdata/ruby/gen.rb made
-// it. The test needs no Ruby. Cases where SEMANTICS.md says we deliberately differ carry the
-// reason in "ours" and are not compared.
+// Ruby as the oracle. testdata/ruby/cases.json holds, for many inputs and option sets, what
+// CRuby's IO.foreach yields: the records and the line number after each. gen.rb made it and
+// decided, case by case, whether Ruby differs from this project's rules (docs/semantics.md):
+// where it does, the case also holds our records ("ours_records") and the id of the
+// deliberate difference that explains it. The test needs no Ruby.
+//
+// Every case runs through every path a caller has to its records:
+//
+//   - iterators: Next, Lines, Views (each record copied), Batches, Runs and Foreach; Lines
+//     and Batches also with read-ahead forced (ForceReadAhead, right after New), so that the
+//     read-ahead layer meets every case;
+//   - read patterns: a bytes.Reader, one byte per Read, half reads, the last data together
+//     with io.EOF, random short reads with empty ones, an error after the data, a timeout
+//     after the data, a regular file (Open), and, where the options are splittable, the
+//     concatenation of NewSection readers at random cuts.
+//
+// Foreach takes a file name, so it runs on the regular file only; sections exist only for
+// splittable options. Every other iterator runs under every read pattern. Buffer sizes
+// rotate over 1, 2, 3, 7 and 16 bytes from case to case and pattern to pattern, so that
+// records and separators straddle reads and buffer edges.
+//
+// Under the race detector the full matrix (about 60 readers per case) takes minutes on a
+// small machine, so there every case runs every iterator (the read-ahead variants
+// included) and Foreach once, each iterator under a read pattern that rotates with the
+// case: every case still meets every iterator, and every iterator meets every read
+// pattern on thousands of cases. The plain run covers the whole matrix.
+//
+// What is compared: records and line numbers, with Ruby's where Ruby agrees with our rules
+// and with ours where it deliberately does not; for a deliberate difference the test also
+// asserts that Ruby's records really differ from ours. Batches and Foreach give no line
+// number per record: their records are compared, and for Batches the line number after the
+// loop. Runs is split after every separator where runs of several records are allowed (see
+// Runs), so its records and line numbers are compared one by one; otherwise its runs are
+// compared as one concatenation, with the line number after the loop. An error pattern must
+// end with its error from Err, every other with nil.
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
+	"sort"
+	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/require"
+	"testing/iotest"
 
 	"github.com/foreachio/foreach/linereader"
 )
 
 type rubyCase struct {
-	Input   int      `json:"input"` // index into rubyCases.Inputs
-	Mode    string   `json:"mode"`  // default, sep, paragraph, whole
-	Sep     []byte   `json:"sep"`
-	Limit   int      `json:"limit"`
-	Chomp   bool     `json:"chomp"`
-	UTF8    bool     `json:"utf8"`
-	Records [][]byte `json:"records"`
-	LineNos []int64  `json:"linenos"`
-	Ours    string   `json:"ours"` // non-empty: a deliberate difference, not compared
+	Input       int      `json:"input"` // index into rubyCases.Inputs
+	Mode        string   `json:"mode"`  // default, sep, paragraph, whole
+	Sep         []byte   `json:"sep"`
+	Limit       int      `json:"limit"`
+	Chomp       bool     `json:"chomp"`
+	UTF8        bool     `json:"utf8"`
+	Records     [][]byte `json:"records"` // Ruby's
+	LineNos     []int64  `json:"linenos"`
+	Ours        string   `json:"ours"` // non-empty: the id of the deliberate difference
+	OursRecords [][]byte `json:"ours_records"`
+	OursLineNos []int64  `json:"ours_linenos"`
 }
 
 type rubyCases struct {
-	RubyVersion string     `json:"ruby_version"`
-	Inputs      [][]byte   `json:"inputs"`
-	Cases       []rubyCase `json:"cases"`
+	RubyVersion string            `json:"ruby_version"`
+	Differences map[string]string `json:"differences"`
+	Inputs      [][]byte          `json:"inputs"`
+	Cases       []rubyCase        `json:"cases"`
 }
+
+// rubyDifferences are the ids of the deliberate differences from CRuby, each explained in
+// docs/semantics.md under a heading that names it.
+var rubyDifferences = []string{"whole-chomp", "whole-limit-ff", "limit-multibyte-sep", "utf8-final-lineno"}
 
 func (c rubyCase) options() linereader.Options {
 	opt := linereader.Options{Limit: c.Limit, Chomp: c.Chomp, UTF8: c.UTF8}
@@ -50,70 +94,487 @@ func (c rubyCase) options() linereader.Options {
 	return opt
 }
 
-func loadRubyCases(t *testing.T) rubyCases {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "ruby", "cases.json"))
-	require.NoError(t, err)
-	var rc rubyCases
-	require.NoError(t, json.Unmarshal(data, &rc))
-	require.NotEmpty(t, rc.Cases)
-	return rc
+// oracleRecord is one record and the line number after it.
+type oracleRecord struct {
+	Data   []byte
+	LineNo int64
 }
 
-func rubyRecords(c rubyCase) []refRecord {
-	var recs []refRecord
-	for i, r := range c.Records {
-		recs = append(recs, refRecord{Data: r, LineNo: c.LineNos[i]})
+func (r oracleRecord) String() string { return fmt.Sprintf("{%q %d}", r.Data, r.LineNo) }
+
+func oracleRecords(data [][]byte, linenos []int64) []oracleRecord {
+	recs := make([]oracleRecord, len(data))
+	for i := range data {
+		recs[i] = oracleRecord{Data: data[i], LineNo: linenos[i]}
 	}
 	return recs
 }
 
-// sameRecords compares records and line numbers, not offsets (Ruby does not report them).
-func sameRecords(a, b []refRecord) bool {
-	return slices.EqualFunc(a, b, func(x, y refRecord) bool {
+// ruby returns what Ruby yields; want what the engine must yield.
+func (c rubyCase) ruby() []oracleRecord { return oracleRecords(c.Records, c.LineNos) }
+
+func (c rubyCase) want() []oracleRecord {
+	if c.Ours != "" {
+		return oracleRecords(c.OursRecords, c.OursLineNos)
+	}
+	return c.ruby()
+}
+
+func sameOracleRecords(a, b []oracleRecord) bool {
+	return slices.EqualFunc(a, b, func(x, y oracleRecord) bool {
 		return bytes.Equal(x.Data, y.Data) && x.LineNo == y.LineNo
 	})
 }
 
+func loadRubyCases(t *testing.T) rubyCases {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "ruby", "cases.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rc rubyCases
+	if err := json.Unmarshal(data, &rc); err != nil {
+		t.Fatal(err)
+	}
+	if len(rc.Cases) == 0 || rc.RubyVersion == "" {
+		t.Fatalf("cases.json: %d cases, Ruby version %q", len(rc.Cases), rc.RubyVersion)
+	}
+	for i, c := range rc.Cases {
+		if len(c.Records) != len(c.LineNos) || len(c.OursRecords) != len(c.OursLineNos) || (c.Ours != "") != (c.OursLineNos != nil) {
+			t.Fatalf("case %d is malformed: %+v", i, c)
+		}
+	}
+	return rc
+}
+
+// raceEnabled reports whether the test binary was built with -race (see TestRubyOracle).
+var raceEnabled = func() bool {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return false
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "-race" {
+			return s.Value == "true"
+		}
+	}
+	return false
+}()
+
+// errAfterData is the error the "error after the data" pattern injects.
+var errAfterData = errors.New("injected: error after the data")
+
+// piecesThenError returns its data a few bytes per Read, then (0, err) for ever.
+type piecesThenError struct {
+	data []byte
+	rng  *rand.Rand
+	err  error
+}
+
+func (p *piecesThenError) Read(b []byte) (int, error) {
+	if len(p.data) == 0 {
+		return 0, p.err
+	}
+	n := copy(b[:min(len(b), 1+p.rng.IntN(3))], p.data)
+	p.data = p.data[n:]
+	return n, nil
+}
+
+// shortReads returns between 0 and 4 bytes per Read, at random: short reads and, now and
+// then, an empty read with a nil error, which io.Reader allows.
+type shortReads struct {
+	r   io.Reader
+	rng *rand.Rand
+}
+
+func (s *shortReads) Read(b []byte) (int, error) {
+	if len(b) == 0 || s.rng.IntN(6) == 0 {
+		return 0, nil
+	}
+	return s.r.Read(b[:min(len(b), 1+s.rng.IntN(4))])
+}
+
+// oracleSource is one way of delivering an input to a Reader: it makes a fresh Reader (or,
+// for sections, several, read one after the other) and says which error must end it.
+type oracleSource struct {
+	name string
+	// open returns the readers whose records, in order, are the input's; base line numbers
+	// are added to each reader's LineNo (sections count from 0 within a section).
+	open func(in []byte, opt linereader.Options, seed uint64, file string) []*linereader.Reader
+	err  error // the error Err must return at the end; nil for a clean end
+	// splittableOnly: only where the options are splittable.
+	splittableOnly bool
+}
+
+var oracleBufferSizes = []int{1, 2, 3, 7, 16}
+
+func withBuffer(opt linereader.Options, seed uint64) linereader.Options {
+	opt.BufferSize = oracleBufferSizes[seed%uint64(len(oracleBufferSizes))]
+	return opt
+}
+
+func one(r *linereader.Reader) []*linereader.Reader { return []*linereader.Reader{r} }
+
+var oracleSources = []oracleSource{
+	{name: "bytes.Reader", open: func(in []byte, opt linereader.Options, seed uint64, _ string) []*linereader.Reader {
+		return one(linereader.New(bytes.NewReader(in), withBuffer(opt, seed)))
+	}},
+	{name: "one byte per read", open: func(in []byte, opt linereader.Options, seed uint64, _ string) []*linereader.Reader {
+		return one(linereader.New(iotest.OneByteReader(bytes.NewReader(in)), withBuffer(opt, seed)))
+	}},
+	{name: "half reads", open: func(in []byte, opt linereader.Options, seed uint64, _ string) []*linereader.Reader {
+		return one(linereader.New(iotest.HalfReader(bytes.NewReader(in)), withBuffer(opt, seed)))
+	}},
+	{name: "data with EOF", open: func(in []byte, opt linereader.Options, seed uint64, _ string) []*linereader.Reader {
+		return one(linereader.New(iotest.DataErrReader(bytes.NewReader(in)), withBuffer(opt, seed)))
+	}},
+	{name: "random short reads", open: func(in []byte, opt linereader.Options, seed uint64, _ string) []*linereader.Reader {
+		return one(linereader.New(&shortReads{r: bytes.NewReader(in), rng: rand.New(rand.NewPCG(seed, 1))}, withBuffer(opt, seed)))
+	}},
+	{name: "error after the data", err: errAfterData, open: func(in []byte, opt linereader.Options, seed uint64, _ string) []*linereader.Reader {
+		return one(linereader.New(&piecesThenError{data: in, rng: rand.New(rand.NewPCG(seed, 2)), err: errAfterData}, withBuffer(opt, seed)))
+	}},
+	// TimeoutReader fails its second Read with ErrTimeout: the first must deliver the whole
+	// input, so the buffer is larger than any input here. An empty input ends at EOF first.
+	{name: "timeout after the data", err: iotest.ErrTimeout, open: func(in []byte, opt linereader.Options, _ uint64, _ string) []*linereader.Reader {
+		opt.BufferSize = 128
+		return one(linereader.New(iotest.TimeoutReader(bytes.NewReader(in)), opt))
+	}},
+	{name: "regular file", open: func(_ []byte, opt linereader.Options, seed uint64, file string) []*linereader.Reader {
+		r, err := linereader.Open(file, withBuffer(opt, seed))
+		if err != nil {
+			panic(err)
+		}
+		return one(r)
+	}},
+	{name: "sections at random cuts", splittableOnly: true, open: func(in []byte, opt linereader.Options, seed uint64, _ string) []*linereader.Reader {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		cuts := []int64{0, int64(len(in))}
+		for range rng.IntN(4) {
+			cuts = append(cuts, rng.Int64N(int64(len(in))+1))
+		}
+		sort.Slice(cuts, func(i, j int) bool { return cuts[i] < cuts[j] })
+		var rs []*linereader.Reader
+		for i := 1; i < len(cuts); i++ {
+			rs = append(rs, linereader.NewSection(bytes.NewReader(in), cuts[i-1], cuts[i], withBuffer(opt, seed+uint64(i))))
+		}
+		return rs
+	}},
+}
+
+// oracleRun is what one iterator made of one reader: the records with the line number after
+// each (LineNo during the loop), the line number after the loop, and Err.
+type oracleRun struct {
+	recs   []oracleRecord
+	lineNo int64
+	err    error
+}
+
+// oracleIterator reads a Reader's records one way. perRecordLineNo: the iterator gives a
+// line number per record; runs: the records are runs to be split or joined (Runs).
+type oracleIterator struct {
+	name            string
+	readAhead       bool
+	perRecordLineNo bool
+	runs            bool
+	read            func(r *linereader.Reader) oracleRun
+}
+
+var oracleIterators = []oracleIterator{
+	{name: "Next", perRecordLineNo: true, read: func(r *linereader.Reader) (o oracleRun) {
+		for r.Next() {
+			o.recs = append(o.recs, oracleRecord{bytes.Clone(r.Bytes()), r.LineNo()})
+		}
+		return o
+	}},
+	{name: "Lines", perRecordLineNo: true, read: readLines},
+	{name: "Lines, read-ahead forced", readAhead: true, perRecordLineNo: true, read: readLines},
+	{name: "Views", perRecordLineNo: true, read: func(r *linereader.Reader) (o oracleRun) {
+		for rec := range r.Views() {
+			o.recs = append(o.recs, oracleRecord{bytes.Clone(rec), r.LineNo()})
+		}
+		return o
+	}},
+	{name: "Batches", read: readBatches},
+	{name: "Batches, read-ahead forced", readAhead: true, read: readBatches},
+	{name: "Runs", runs: true, perRecordLineNo: true, read: func(r *linereader.Reader) (o oracleRun) {
+		for run := range r.Runs() {
+			o.recs = append(o.recs, oracleRecord{bytes.Clone(run), r.LineNo()})
+		}
+		return o
+	}},
+}
+
+func readLines(r *linereader.Reader) (o oracleRun) {
+	for rec := range r.Lines() {
+		o.recs = append(o.recs, oracleRecord{rec, r.LineNo()})
+	}
+	return o
+}
+
+func readBatches(r *linereader.Reader) (o oracleRun) {
+	for batch := range r.Batches() {
+		for _, rec := range batch {
+			o.recs = append(o.recs, oracleRecord{Data: rec})
+		}
+	}
+	return o
+}
+
+// iteratorNames are the iterators a caller has, for the summary: the read-ahead variants
+// are the same iterators, and Foreach runs on the regular file.
+func iteratorNames() []string {
+	names := map[string]bool{"Foreach": true}
+	for _, it := range oracleIterators {
+		names[strings.TrimSuffix(it.name, ", read-ahead forced")] = true
+	}
+	return slices.Sorted(maps.Keys(names))
+}
+
+// splittable reports whether sections accept opt (see NewSection): a separator that cannot
+// overlap itself, and no Paragraph, Whole or Limit.
+func splittable(opt linereader.Options) bool {
+	return !opt.Paragraph && !opt.Whole && opt.Limit <= 0 && !overlapsItself(opt.Sep)
+}
+
+// overlapsItself reports whether a proper suffix of sep is also a prefix of it ("aa", "aba").
+func overlapsItself(sep []byte) bool {
+	for k := 1; k < len(sep); k++ {
+		if bytes.HasPrefix(sep, sep[k:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// runsSplit reports whether Runs may yield several records at once for opt, so that its
+// runs can be split after every separator: see Runs.
+func runsSplit(opt linereader.Options) bool {
+	return splittable(opt) && !opt.Chomp && opt.MaxRecord == 0
+}
+
+// splitRuns cuts runs after every occurrence of sep. LineNo during a run is the line number
+// after its last record; with no Limit every record counts one, so the records before it in
+// the run have the numbers just below.
+func splitRuns(runs []oracleRecord, sep []byte) []oracleRecord {
+	if len(sep) == 0 {
+		sep = []byte("\n")
+	}
+	var out []oracleRecord
+	for _, run := range runs {
+		var pieces [][]byte
+		for rest := run.Data; len(rest) > 0; {
+			n := len(rest)
+			if i := bytes.Index(rest, sep); i >= 0 {
+				n = i + len(sep)
+			}
+			pieces = append(pieces, rest[:n])
+			rest = rest[n:]
+		}
+		for i, p := range pieces {
+			out = append(out, oracleRecord{p, run.LineNo - int64(len(pieces)-1-i)})
+		}
+	}
+	return out
+}
+
+func joinRecords(recs []oracleRecord) []byte {
+	var b []byte
+	for _, r := range recs {
+		b = append(b, r.Data...)
+	}
+	return b
+}
+
+func lastLineNo(recs []oracleRecord) int64 {
+	if len(recs) == 0 {
+		return 0
+	}
+	return recs[len(recs)-1].LineNo
+}
+
+// runIterator reads every reader of one source with it, adding each reader's line numbers
+// to the count of the readers before it.
+func runIterator(it oracleIterator, rs []*linereader.Reader) oracleRun {
+	var all oracleRun
+	for _, r := range rs {
+		if it.readAhead {
+			linereader.ForceReadAhead(r)
+		}
+		o := it.read(r)
+		for i := range o.recs {
+			if it.perRecordLineNo {
+				o.recs[i].LineNo += all.lineNo
+			}
+		}
+		all.recs = append(all.recs, o.recs...)
+		all.lineNo += r.LineNo()
+		all.err = errors.Join(all.err, r.Err(), r.Close())
+	}
+	return all
+}
+
+// checkRun compares what it made of one source with want, and returns what differs ("" if
+// nothing).
+func checkRun(it oracleIterator, got oracleRun, want []oracleRecord, opt linereader.Options, wantErr error) string {
+	if !errors.Is(got.err, wantErr) || (wantErr == nil && got.err != nil) {
+		return fmt.Sprintf("Err %v, want %v", got.err, wantErr)
+	}
+	if got.lineNo != lastLineNo(want) {
+		return fmt.Sprintf("LineNo after the loop %d, want %d", got.lineNo, lastLineNo(want))
+	}
+	recs := got.recs
+	switch {
+	case it.runs && runsSplit(opt):
+		recs = splitRuns(recs, opt.Sep)
+	case it.runs:
+		if g, w := joinRecords(recs), joinRecords(want); !bytes.Equal(g, w) {
+			return fmt.Sprintf("runs joined %q, want %q", g, w)
+		}
+		return ""
+	}
+	if it.perRecordLineNo {
+		if !sameOracleRecords(recs, want) {
+			return fmt.Sprintf("records %v, want %v", recs, want)
+		}
+		return ""
+	}
+	if !slices.EqualFunc(recs, want, func(a, b oracleRecord) bool { return bytes.Equal(a.Data, b.Data) }) {
+		return fmt.Sprintf("records %v, want %v (line numbers not compared)", recs, want)
+	}
+	return ""
+}
+
 func TestRubyOracle(t *testing.T) {
 	rc := loadRubyCases(t)
-	t.Logf("%d cases from %s", len(rc.Cases), rc.RubyVersion)
-	compared, failures := 0, 0
-	for i, c := range rc.Cases {
-		if c.Ours != "" {
-			continue
+	file := filepath.Join(t.TempDir(), "case")
+	var compared, deliberate, failures int
+	ran := map[string]int{} // "iterator/source" -> cases
+	fail := func(format string, a ...any) {
+		t.Helper()
+		t.Errorf(format, a...)
+		if failures++; failures >= 10 {
+			t.Fatal("stopping after 10 failures")
 		}
-		compared++
+	}
+	for i, c := range rc.Cases {
 		in := rc.Inputs[c.Input]
-		want := rubyRecords(c)
-		for _, bs := range []int{1, 2, 3, 7, 0} {
-			opt := c.options()
-			opt.BufferSize = bs
-			got, err := collect(linereader.New(bytes.NewReader(in), opt), runawayCap(in))
-			if err != nil || !sameRecords(got, want) {
-				t.Errorf("case %d: input %q options %s: Ruby %v, engine %v (err %v)", i, in, describeOptions(opt), want, got, err)
-				if failures++; failures >= 10 {
-					t.Fatal("stopping after 10 failures")
+		opt := c.options()
+		want := c.want()
+		if c.Ours != "" {
+			deliberate++
+			if !slices.Contains(rubyDifferences, c.Ours) {
+				fail("case %d: deliberate difference %q is not one this test knows", i, c.Ours)
+			}
+			if sameOracleRecords(c.ruby(), want) {
+				fail("case %d: marked %q, but Ruby yields exactly our records %v", i, c.Ours, want)
+			}
+		} else {
+			compared++
+		}
+		if err := os.WriteFile(file, in, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		describe := func(path string) string {
+			s := fmt.Sprintf("case %d (input %q, %+v) via %s", i, in, opt, path)
+			if c.Ours != "" {
+				s += fmt.Sprintf(", deliberate difference %s (Ruby yields %v)", c.Ours, c.ruby())
+			}
+			return s
+		}
+		var sources []int // the read patterns that apply to this case
+		for si, src := range oracleSources {
+			if !src.splittableOnly || splittable(opt) {
+				sources = append(sources, si)
+			}
+		}
+		for _, si := range sources {
+			src := oracleSources[si]
+			for ii, it := range oracleIterators {
+				if raceEnabled && sources[(i+ii)%len(sources)] != si {
+					continue
 				}
-				break
+				seed := uint64(i*131 + si*17 + ii)
+				got := runIterator(it, src.open(in, opt, seed, file))
+				wantErr := src.err
+				if src.name == "timeout after the data" && len(in) == 0 {
+					wantErr = nil
+				}
+				if diff := checkRun(it, got, want, opt, wantErr); diff != "" {
+					fail("%s: %s", describe(it.name+" over "+src.name), diff)
+				}
+				ran[strings.TrimSuffix(it.name, ", read-ahead forced")+"/"+src.name]++
+			}
+		}
+		var got []oracleRecord
+		err := linereader.Foreach(file, withBuffer(opt, uint64(i)), func(line []byte) error {
+			got = append(got, oracleRecord{Data: line})
+			return nil
+		})
+		if diff := checkRun(oracleIterator{name: "Foreach"}, oracleRun{recs: got, lineNo: lastLineNo(want), err: err}, want, opt, nil); diff != "" {
+			fail("%s: %s", describe("Foreach"), diff)
+		}
+		ran["Foreach/regular file"]++
+	}
+
+	// Every case ran every path that applies to it: every iterator under every read
+	// pattern (sections only where splittable), and Foreach; under the race detector every
+	// iterator once per case, and every iterator under every read pattern on some cases.
+	patterns := map[string]bool{}
+	perIterator := map[string]int{}
+	for key, n := range ran {
+		it, src, _ := strings.Cut(key, "/")
+		patterns[src] = true
+		perIterator[it] += n
+		full := len(rc.Cases)
+		if it != "Foreach" && src == "sections at random cuts" {
+			full = 0
+			for _, c := range rc.Cases {
+				if splittable(c.options()) {
+					full++
+				}
+			}
+		}
+		// The read-ahead variants count twice per case.
+		if it == "Lines" || it == "Batches" {
+			full *= 2
+		}
+		if raceEnabled && n == 0 || !raceEnabled && n != full {
+			t.Errorf("%s ran %d times, want %d", key, n, full)
+		}
+	}
+	if len(patterns) != len(oracleSources) || len(ran) != (len(iteratorNames())-1)*len(oracleSources)+1 {
+		t.Errorf("%d read patterns and %d iterator-pattern pairs ran, want %d and %d", len(patterns), len(ran),
+			len(oracleSources), (len(iteratorNames())-1)*len(oracleSources)+1)
+	}
+	if raceEnabled {
+		for it, n := range perIterator {
+			want := len(rc.Cases)
+			if it == "Lines" || it == "Batches" {
+				want *= 2
+			}
+			if n != want {
+				t.Errorf("under -race %s ran %d times, want once per case (%d)", it, n, want)
 			}
 		}
 	}
-	t.Logf("%d cases compared, %d skipped as deliberate differences", compared, len(rc.Cases)-compared)
+	t.Logf("ruby oracle: %d cases, %d compared, %d deliberate differences asserted, 0 skipped, %d iterators x %d read patterns",
+		len(rc.Cases), compared, deliberate, len(iteratorNames()), len(patterns))
 }
 
-// The reference splitter agrees with Ruby wherever we do not deliberately differ; where it
-// is the reference that is wrong, this test says so directly.
+// The reference splitter (reference_test.go) agrees with every case: with Ruby where we do
+// not deliberately differ, with our stored records where we do.
 func TestReferenceAgreesWithRuby(t *testing.T) {
 	rc := loadRubyCases(t)
 	failures := 0
 	for i, c := range rc.Cases {
-		if c.Ours != "" {
-			continue
-		}
 		in := rc.Inputs[c.Input]
-		if got, want := refSplit(in, c.options()), rubyRecords(c); !sameRecords(got, want) {
-			t.Errorf("case %d: input %q options %s: Ruby %v, reference %v", i, in, describeOptions(c.options()), want, got)
+		var got []oracleRecord
+		for _, r := range refSplit(in, c.options()) {
+			got = append(got, oracleRecord{r.Data, r.LineNo})
+		}
+		if want := c.want(); !sameOracleRecords(got, want) {
+			t.Errorf("case %d: input %q options %+v (difference %q): want %v, reference %v", i, in, c.options(), c.Ours, want, got)
 			if failures++; failures >= 10 {
 				t.Fatal("stopping after 10 failures")
 			}
@@ -121,23 +582,30 @@ func TestReferenceAgreesWithRuby(t *testing.T) {
 	}
 }
 
-// The skipped cases really are the deliberate differences: for each, Ruby and the reference
-// must disagree only in the way SEMANTICS.md describes, so report how many still agree.
-func TestRubyDeliberateDifferences(t *testing.T) {
+// The deliberate differences in cases.json are exactly the ones this test knows, each is
+// explained in docs/semantics.md under a heading naming its id, and each is met by at least
+// one case, so none is listed without evidence.
+func TestRubyDeliberateDifferencesDocumented(t *testing.T) {
 	rc := loadRubyCases(t)
-	reasons := map[string][2]int{} // reason -> {cases, of which Ruby differs from us}
-	for _, c := range rc.Cases {
-		if c.Ours == "" {
-			continue
-		}
-		n := reasons[c.Ours]
-		n[0]++
-		if !sameRecords(refSplit(rc.Inputs[c.Input], c.options()), rubyRecords(c)) {
-			n[1]++
-		}
-		reasons[c.Ours] = n
+	if got := slices.Sorted(maps.Keys(rc.Differences)); !slices.Equal(got, slices.Sorted(slices.Values(rubyDifferences))) {
+		t.Fatalf("cases.json lists differences %q, this test knows %q", got, rubyDifferences)
 	}
-	for reason, n := range reasons {
-		t.Log(fmt.Sprintf("%q: %d cases skipped, %d of them differ from Ruby", reason, n[0], n[1]))
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "semantics.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]int{}
+	for _, c := range rc.Cases {
+		if c.Ours != "" {
+			cases[c.Ours]++
+		}
+	}
+	for _, id := range rubyDifferences {
+		if !bytes.Contains(doc, []byte("(`"+id+"`)")) {
+			t.Errorf("docs/semantics.md has no heading naming (`%s`)", id)
+		}
+		if cases[id] == 0 {
+			t.Errorf("no case shows the difference %s", id)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/dustin/go-humanize"
@@ -35,7 +36,8 @@ const (
 	progressOff
 )
 
-// usageError is a bad flag or value: the command prints it with the usage and exits 2.
+// usageError is a bad flag or value, or a flag that has no effect in the chosen mode:
+// the command prints it on one line, points to --help and exits 2, as GNU tools do.
 type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
@@ -43,6 +45,9 @@ func (e *usageError) Error() string { return e.msg }
 func usagef(format string, args ...any) error {
 	return &usageError{fmt.Sprintf(format, args...)}
 }
+
+// tryHelp follows a usage error's one line, in GNU's words.
+const tryHelp = "Try 'foreach --help' for more information.\n"
 
 // errVersion asks for the version line.
 var errVersion = errors.New("version requested")
@@ -61,16 +66,29 @@ Flags:
 
 const usageTail = `
 STR values understand the escapes \n \r \t \0 \\ and \xHH.
-SIZE values take a number of bytes or a unit: 4096, 64KiB, 64MiB, 1G (1G = 10^9,
-1GiB = 2^30).
+SIZE values take a number of bytes or a unit: 4096, 64KiB, 64MiB, 1GiB (KiB,
+MiB and GiB are powers of 1024; kB, MB and G, powers of 1000).
 
--n numbers lines as Ruby's $. and cat -n do: the number is right-aligned in 6
-columns and followed by a tab; the pieces of one line cut by --limit share its
-number, and numbering continues from one file to the next (as cat -n).
+-n numbers lines as cat -n does: the number is right-aligned in 6 columns and
+followed by a tab; numbering continues from one file to the next, and a file
+that ends without a separator runs on into the next file's first line, which
+gets no number of its own. The pieces of one line cut by --limit share its
+number.
+
+-H ends every record it prints with the output separator (--ors, or else the
+record separator), as grep -H does, even the unterminated last line of a file.
 
 -c prints "COUNT FILE" per file (a space between them, as wc -l without its
 padding), then "COUNT total" when there are several files; reading standard
 input alone (no FILE) prints just the count. An unterminated last line counts.
+
+Memory: the plain copy, -n, -H, -c and -C/--ors with line separators pass a
+record of any length through in pieces. Paragraph mode (-p) and --whole
+without --limit need each record whole in memory: bound it with --max-record.
+
+Output is written in large blocks; when an input is a pipe, terminal, socket
+or FIFO, what is pending is written before every read that may wait, so
+'tail -f log | foreach -n' shows each line as it comes.
 `
 
 // newFlagSet defines the flags of the main command on cfg and on the returned
@@ -79,31 +97,90 @@ func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("foreach", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.SetOutput(discard{})
-	fs.StringVarP(&raw.sep, "sep", "s", `\n`, "record separator `STR`")
-	fs.BoolVarP(&raw.null, "null", "0", false, "records end with NUL, as from find -print0 (same as --sep '\\0')")
-	fs.BoolVarP(&cfg.opt.Paragraph, "paragraph", "p", false, "paragraph mode: records end at a blank line (\\n\\n)")
-	fs.BoolVar(&cfg.opt.Whole, "whole", false, "the whole input is one record (with --limit: fixed-size pieces)")
+	raw.sep = `\n`
+	fs.VarP(textValue{&raw.sep}, "sep", "s", "record separator")
+	fs.BoolVarP(&raw.null, "null", "0", false, `records end with NUL, as from find -print0 (same as --sep '\0')`)
+	fs.BoolVarP(&cfg.opt.Paragraph, "paragraph", "p", false, `paragraph mode: records end at a blank line (\n\n); each is held whole`)
+	fs.BoolVar(&cfg.opt.Whole, "whole", false, "the whole input is one record, held whole (with --limit: fixed-size pieces)")
 	fs.StringVarP(&raw.limit, "limit", "l", "", "at most `N` bytes per record")
-	fs.BoolVar(&cfg.opt.UTF8, "utf8", false, "a --limit cut never splits a UTF-8 character")
-	fs.BoolVarP(&cfg.opt.Chomp, "chomp", "C", false, "drop each record's separator")
-	fs.StringVar(&raw.ors, "ors", "", "`STR` written after each record (default: nothing; with --chomp, \\n)")
-	fs.BoolVarP(&cfg.number, "number", "n", false, "prefix each record with its line number, as cat -n")
-	fs.BoolVarP(&cfg.withName, "with-filename", "H", false, "prefix each record with FILE:")
+	fs.BoolVar(&cfg.opt.UTF8, "utf8", false, "with --limit: a cut never splits a UTF-8 character")
+	fs.BoolVarP(&cfg.opt.Chomp, "chomp", "C", false, `drop each record's separator (and write --ors, by default \n)`)
+	fs.Var(textValue{&raw.ors}, "ors", `written after each record (default: nothing; with --chomp, \n)`)
+	fs.BoolVarP(&cfg.number, "number", "n", false, "prefix each line with its number, as cat -n")
+	fs.BoolVarP(&cfg.withName, "with-filename", "H", false, "prefix each record with FILE:, as grep -H")
 	fs.BoolVarP(&cfg.count, "count", "c", false, "print the number of records per file (COUNT FILE) and a total")
 	fs.BoolVar(&cfg.stats, "stats", false, "after the run, print a summary on standard error")
-	fs.BoolVar(&raw.progress, "progress", false, "draw a progress bar on standard error (default: when it is a terminal and the input is at least 256 MiB)")
-	fs.StringVar(&raw.maxRecord, "max-record", "", "fail a record longer than `SIZE`: the file is reported and skipped")
-	fs.StringVar(&raw.buffer, "buffer", "64KiB", "bytes per read (`SIZE`)")
+	cfg.progress = progressAuto
+	fs.VarPF(progressValue{&cfg.progress, progressOn}, "progress", "",
+		"draw a progress bar on standard error (default: when standard error is a terminal, standard output is not, and the input is at least 256 MiB)").
+		NoOptDefVal = "true"
+	fs.VarPF(progressValue{&cfg.progress, progressOff}, "no-progress", "", "never draw a progress bar").
+		NoOptDefVal = "true"
+	fs.Var(sizeValue{&raw.maxRecord}, "max-record", "fail a record longer than SIZE: the file is reported and skipped")
+	raw.buffer = "64KiB"
+	fs.Var(sizeValue{&raw.buffer}, "buffer", "bytes per read")
 	fs.IntVarP(&cfg.jobs, "jobs", "j", runtime.NumCPU(), "with --count: read large regular files in `N` parallel sections")
+	fs.Lookup("jobs").DefValue = "number of CPUs"
 	fs.BoolVarP(&raw.help, "help", "h", false, "print this help")
 	fs.BoolVar(&raw.version, "version", false, "print the version")
 	return fs
 }
 
+// textValue is a STR flag. pflag shows a string flag's default as a quoted Go string
+// ("\\n" for the two characters \n); this type is shown as typed: (default \n).
+type textValue struct{ s *string }
+
+func (v textValue) String() string {
+	if v.s == nil {
+		return ""
+	}
+	return *v.s
+}
+func (v textValue) Set(s string) error { *v.s = s; return nil }
+func (v textValue) Type() string       { return "STR" }
+
+// sizeValue is a SIZE flag, validated after parsing; shown like textValue.
+type sizeValue struct{ s *string }
+
+func (v sizeValue) String() string {
+	if v.s == nil {
+		return ""
+	}
+	return *v.s
+}
+func (v sizeValue) Set(s string) error { *v.s = s; return nil }
+func (v sizeValue) Type() string       { return "SIZE" }
+
+// progressValue is --progress or --no-progress: both set one mode, so the last of
+// them on the command line wins, as with GNU tools. "--progress=false" turns the
+// bar off and "--no-progress=false" leaves it automatic.
+type progressValue struct {
+	mode *progressMode
+	on   progressMode // the mode the flag selects
+}
+
+func (v progressValue) String() string   { return "false" }
+func (v progressValue) Type() string     { return "bool" }
+func (v progressValue) IsBoolFlag() bool { return true }
+func (v progressValue) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	switch {
+	case err != nil:
+		return errors.New("not a boolean (true or false)")
+	case b:
+		*v.mode = v.on
+	case v.on == progressOn:
+		*v.mode = progressOff
+	default:
+		*v.mode = progressAuto
+	}
+	return nil
+}
+
 // rawFlags holds flag values before validation.
 type rawFlags struct {
 	sep, limit, ors, maxRecord, buffer string
-	null, progress, help, version      bool
+	null, help, version                bool
 }
 
 // discard is io.Discard without importing io here.
@@ -114,7 +191,7 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // usage is the help text of the main command.
 func usage() string {
 	var raw rawFlags
-	return usageHead + newFlagSet(&config{}, &raw).FlagUsages() + usageTail
+	return usageHead + newFlagSet(&config{}, &raw).FlagUsagesWrapped(80) + usageTail
 }
 
 // parseArgs parses and validates the command line. It returns pflag.ErrHelp for
@@ -204,15 +281,31 @@ func parseArgs(args []string) (*config, error) {
 	if cfg.jobs < 1 {
 		return nil, usagef("invalid --jobs %d: must be at least 1", cfg.jobs)
 	}
-	switch {
-	case !fs.Changed("progress"):
-		cfg.progress = progressAuto
-	case raw.progress:
-		cfg.progress = progressOn
-	default:
-		cfg.progress = progressOff
+	if err := noEffect(fs, cfg); err != nil {
+		return nil, err
 	}
 	return cfg, nil
+}
+
+// noEffect reports a flag that would change nothing in the mode the others choose:
+// silently accepting it would let a user believe it did something.
+func noEffect(fs *pflag.FlagSet, cfg *config) error {
+	if cfg.count {
+		for _, name := range []string{"number", "with-filename", "chomp", "ors"} {
+			if fs.Changed(name) {
+				return usagef("--%s has no effect with --count (which prints no records)", name)
+			}
+		}
+	} else if fs.Changed("jobs") {
+		return usagef("--jobs has no effect without --count")
+	}
+	if cfg.opt.UTF8 && cfg.opt.Limit == 0 {
+		return usagef("--utf8 has no effect without --limit")
+	}
+	if cfg.opt.Limit > 0 && cfg.opt.MaxRecord >= cfg.opt.Limit {
+		return usagef("--max-record has no effect with a --limit no larger than it (records never exceed --limit)")
+	}
+	return nil
 }
 
 func sepName(null bool) string {

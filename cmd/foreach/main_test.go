@@ -148,7 +148,7 @@ func TestUsageErrors(t *testing.T) {
 			out, errs, status := runCmd(t, "", tc.args...)
 			assert.Equal(t, 2, status)
 			assert.Empty(t, out)
-			assert.Equal(t, tc.msg+usage(), errs)
+			assert.Equal(t, tc.msg+tryHelp, errs)
 		})
 	}
 }

@@ -14,16 +14,16 @@ import (
 const progressThreshold = 256 << 20
 
 // startProgress creates the progress bar if --progress asks for it, or by
-// default when standard error is a terminal and the regular files among names
-// add up to at least progressThreshold bytes.
+// default when standard error is a terminal, standard output is not (a bar drawn
+// on the terminal that shows the records would be mixed into them), and the
+// inputs are regular files that add up to at least progressThreshold bytes.
 func (c *command) startProgress(names []string) {
 	if c.cfg.progress == progressOff {
 		return
 	}
 	total, known := inputSize(names, c.stdin)
 	if c.cfg.progress == progressAuto {
-		f, ok := c.stderr.(*os.File)
-		if !ok || !term.IsTerminal(int(f.Fd())) || !known || total < progressThreshold {
+		if !isTerminal(c.stderr) || isTerminal(c.out) || !known || total < progressThreshold {
 			return
 		}
 	}
@@ -34,6 +34,7 @@ func (c *command) startProgress(names []string) {
 		progressbar.OptionSetWriter(c.stderr),
 		progressbar.OptionSetDescription("foreach"),
 		progressbar.OptionShowBytes(true),
+		progressbar.OptionUseIECUnits(true),
 		progressbar.OptionShowCount(),
 		progressbar.OptionShowTotalBytes(true),
 		progressbar.OptionSetWidth(30),
@@ -41,6 +42,12 @@ func (c *command) startProgress(names []string) {
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish(),
 	)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // finishProgress clears the bar from standard error.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +15,6 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 
 	"github.com/foreachio/foreach/linereader"
 )
@@ -50,7 +50,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "foreach %s\n", versionString())
 		return 0
 	case err != nil:
-		fmt.Fprintf(stderr, "foreach: %v\n%s", err, usage())
+		fmt.Fprintf(stderr, "foreach: %v\n%s", err, tryHelp)
 		return 2
 	}
 	c := &command{
@@ -88,6 +88,7 @@ type command struct {
 
 	lineBase int64      // -n: lines numbered in earlier files (cat -n keeps counting)
 	num      lineNumber // -n: the last number formatted
+	midLine  bool       // the last record written has no terminator: the next file's first line continues it
 }
 
 func (c *command) run() int {
@@ -119,17 +120,19 @@ func (c *command) run() int {
 // file processes one named input ("-" is standard input), reporting its errors.
 func (c *command) file(name string) {
 	var src io.Reader
-	size := int64(-1)
-	interactive := false
+	size := int64(-1) // the size of a regular file; -1 for anything else
 	if name == "-" {
 		src = c.stdin
 		if f, ok := c.stdin.(*os.File); ok {
 			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 				size = fi.Size()
 			}
-			interactive = term.IsTerminal(int(f.Fd()))
 		}
 	} else {
+		// Opening a FIFO waits for a writer: what earlier files produced is written first.
+		if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() {
+			c.flush()
+		}
 		f, err := os.Open(name)
 		if err != nil {
 			c.fail(name, err)
@@ -152,49 +155,97 @@ func (c *command) file(name string) {
 	}
 	c.files++
 	if c.bar != nil {
-		c.bar.Describe(name)
+		c.bar.Describe(displayName(name))
 		src = &progressReader{r: src, bar: c.bar}
+	}
+	if size < 0 {
+		// A pipe, terminal, socket or FIFO may make the next read wait: the output
+		// so far is written first, so that the reader downstream sees each record
+		// as soon as the input pauses. Regular files never wait, and keep large writes.
+		src = &flushReader{r: src, c: c}
 	}
 	if c.cfg.count {
 		c.count(name, src, size)
 		return
 	}
-
-	label := name // -H prefix, as grep -H
-	if name == "-" {
-		label = "(standard input)"
-	}
 	r := linereader.New(src, c.cfg.opt)
 	defer r.Close()
-	if !c.cfg.withName && !c.cfg.number && c.cfg.ors == nil && !interactive && !c.cfg.stats {
+	if !c.cfg.withName && !c.cfg.number && c.cfg.ors == nil && !c.cfg.stats {
 		// The output is the input: pass whole runs of records on (--stats needs each
 		// record measured for the longest one, so it takes the loop below).
 		c.copyRuns(name, r)
 		return
 	}
+	c.printRecords(name, r)
+}
+
+// displayName is how messages and the progress bar name an input.
+func displayName(name string) string {
+	if name == "-" {
+		return "standard input"
+	}
+	return name
+}
+
+// printRecords writes each record with what the flags add: the -H and -n prefixes,
+// --ors, and -H's terminator.
+func (c *command) printRecords(name string, r *linereader.Reader) {
+	label := name // -H prefix, as grep -H
+	if name == "-" {
+		label = "(standard input)"
+	}
+	// term is what ends a line of output; a record without it runs on into
+	// whatever is written next (with -n: the next file's first line, as cat -n).
+	// -H writes it after a record that lacks it, as grep -H does.
+	term := c.cfg.opt.Sep
+	if len(term) == 0 || c.cfg.opt.Paragraph || c.cfg.opt.Whole {
+		term = []byte{'\n'}
+	}
+	if c.cfg.ors != nil {
+		term = c.cfg.ors
+	}
 	var line int64 // LineNo before the current record
+	first := true
 	w := c.w
-	for r.Next() {
-		if c.cfg.withName {
-			w.WriteString(label)
-			w.WriteByte(':')
+	for rec := range r.Views() {
+		prefix := true
+		if first {
+			first = false
+			if c.midLine {
+				// cat -n: the previous file's unterminated last line goes on here,
+				// so this record is the rest of it: no number of its own.
+				prefix = false
+				c.lineBase--
+			}
 		}
-		if c.cfg.number {
-			// The record belongs to line line+1, whether it completes it or is a
-			// piece cut by --limit (which does not advance LineNo).
-			w.Write(c.num.format(c.lineBase + line + 1))
+		if prefix {
+			if c.cfg.withName {
+				w.WriteString(label)
+				w.WriteByte(':')
+			}
+			if c.cfg.number {
+				// The record belongs to line line+1, whether it completes it or is a
+				// piece cut by --limit (which does not advance LineNo).
+				w.Write(c.num.format(c.lineBase + line + 1))
+			}
 		}
-		_, err := w.Write(r.Bytes())
-		if c.cfg.ors != nil {
+		_, err := w.Write(rec)
+		ended := true
+		switch {
+		case c.cfg.ors != nil:
 			_, err = w.Write(c.cfg.ors)
-		}
-		if interactive && err == nil {
-			err = w.Flush()
+		case !bytes.HasSuffix(rec, term):
+			if c.cfg.withName {
+				_, err = w.Write(term)
+			} else {
+				ended = false
+			}
 		}
 		if err != nil {
 			c.writeFailed(err)
 			break
 		}
+		c.midLine = !ended
 		line = r.LineNo()
 	}
 	c.lineBase += line
@@ -223,11 +274,31 @@ func (c *command) copyRuns(name string, r *linereader.Reader) {
 			break
 		}
 	}
-	c.lineBase += r.LineNo()
 	c.addStats(r.Stats())
 	if err := r.Err(); err != nil && !c.stopped {
 		c.fail(name, err)
 	}
+}
+
+// flushReader writes the command's pending output before every read of an input that
+// may make it wait (see file). When the output has failed it stops the input too.
+type flushReader struct {
+	r io.Reader
+	c *command
+}
+
+// errOutputStopped ends reading an input once standard output has failed; it is never
+// reported, since writeFailed has already said (or, for a closed pipe, need not say) why.
+var errOutputStopped = errors.New("output stopped")
+
+func (f *flushReader) Read(p []byte) (int, error) {
+	if f.c.w.Buffered() > 0 {
+		f.c.flush()
+	}
+	if f.c.stopped {
+		return 0, errOutputStopped
+	}
+	return f.r.Read(p)
 }
 
 // directWrite is the run size from which copyRuns writes past the output buffer.

@@ -9,13 +9,13 @@ import (
 
 // printStats writes the --stats summary line on standard error, e.g.
 //
-//	foreach: 2 files, 1,000,000 records, 1.2 GB, longest record 80 B, 3 buffer growths, 1.4s, 850 MB/s
+//	foreach: 2 files, 1,000,000 records, 1.2 GiB, longest record 80 B, 3 buffer growths, 1.4s, 850 MiB/s
 func (c *command) printStats() {
 	elapsed := time.Since(c.start)
 	fmt.Fprintf(c.stderr, "foreach: %s, %s, %s, longest record %s, %s, %s, %s\n",
 		plural(int64(c.files), "file"),
 		plural(c.records, "record"),
-		humanize.Bytes(uint64(c.bytes)),
+		humanize.IBytes(uint64(c.bytes)),
 		formatSize(c.maxRecord),
 		plural(int64(c.grows), "buffer growth"),
 		formatDuration(elapsed),
@@ -49,10 +49,10 @@ func formatDuration(d time.Duration) string {
 	}
 }
 
-// formatRate is bytes per second in SI units: "850 MB/s".
+// formatRate is bytes per second in IEC units, as every size the command prints: "850 MiB/s".
 func formatRate(bytes int64, d time.Duration) string {
 	if d <= 0 {
 		return "- B/s"
 	}
-	return humanize.Bytes(uint64(float64(bytes)/d.Seconds())) + "/s"
+	return humanize.IBytes(uint64(float64(bytes)/d.Seconds())) + "/s"
 }

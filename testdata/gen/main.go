@@ -55,7 +55,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var (
 		shape   = fs.String("shape", string(corpus.Tall), "corpus `NAME`, one of the shapes above")
 		lines   = fs.Int("lines", 0, "`N` lines (0: the shape's default)")
-		phrases = fs.Int("phrases", 0, "`N` words per line (0: the shape's default; for mixed, the scale)")
+		phrases = fs.Int("phrases", 0, "`N` words per line (0: the shape's default; for mixed, the scale; verywide ignores it)")
 		seed    = fs.Uint64("seed", 0, "`N` seeds the generator: other seeds, other bytes")
 		size    = fs.String("size", "", "target `SIZE` in bytes, e.g. 128MiB (overrides --lines)")
 		output  = fs.StringP("output", "o", "", "write to `FILE` (created or truncated) instead of standard output")

@@ -39,6 +39,7 @@ func TestFlagsMapOntoSpec(t *testing.T) {
 		{[]string{"--shape=crlf", "--lines=4", "--phrases=2", "--seed=18446744073709551615"}, corpus.Spec{Shape: corpus.CRLF, Lines: 4, Phrases: 2, Seed: 1<<64 - 1}},
 		{[]string{"--shape", "mixed", "--size", "64KiB", "--lines", "5"}, corpus.Spec{Shape: corpus.Mixed, Size: 64 << 10}},
 		{[]string{"--shape", "binary", "--size", "1MB", "-o", "-"}, corpus.Spec{Shape: corpus.Binary, Size: 1_000_000}},
+		{[]string{"--shape", "verywide", "--lines", "2"}, corpus.Spec{Shape: corpus.Verywide, Lines: 2}},
 		{[]string{"--shape", "huge-line", "--size", "4096"}, corpus.Spec{Shape: corpus.HugeLine, Size: 4096}},
 		{[]string{"--shape", "no-final-newline", "--size", "1k", "--seed", "3"}, corpus.Spec{Shape: corpus.NoFinalNewline, Size: 1000, Seed: 3}},
 	} {
@@ -56,7 +57,7 @@ func TestSizeLandsWhereDocumented(t *testing.T) {
 	for _, tc := range []struct {
 		shape string
 		exact bool
-	}{{"tall", false}, {"wide", false}, {"mixed", false}, {"crlf", false}, {"no-final-newline", false}, {"huge-line", true}, {"binary", true}} {
+	}{{"tall", false}, {"wide", false}, {"verywide", false}, {"mixed", false}, {"crlf", false}, {"no-final-newline", false}, {"huge-line", true}, {"binary", true}} {
 		_, stdout, _ := runGen(t, "--shape", tc.shape, "--size", "100KiB")
 		switch n := len(stdout); {
 		case tc.exact && n != 100<<10:
@@ -123,7 +124,7 @@ func TestBadFlagsExit2WithUsage(t *testing.T) {
 	}{
 		{[]string{"--bogus"}, "gen: unknown flag: --bogus"},
 		{[]string{"-x"}, "gen: unknown shorthand flag: 'x' in -x"},
-		{[]string{"--shape", "square"}, `gen: corpus: unknown shape "square" (want one of tall, wide, mixed, crlf, no-final-newline, huge-line, binary)`},
+		{[]string{"--shape", "square"}, `gen: corpus: unknown shape "square" (want one of tall, wide, verywide, mixed, crlf, no-final-newline, huge-line, binary)`},
 		{[]string{"--shape"}, "gen: flag needs an argument: --shape"},
 		{[]string{"--lines", "many"}, `gen: invalid argument "many" for "--lines" flag`},
 		{[]string{"--lines", "-1"}, "gen: --lines must not be negative: -1"},
@@ -153,7 +154,7 @@ func TestHelpGoesToStdoutAndExits0(t *testing.T) {
 		if code != 0 || stderr != "" {
 			t.Fatalf("%s: exit %d, stderr %q", arg, code, stderr)
 		}
-		for _, s := range append([]string{"Usage:", "--size SIZE", "-o, --output FILE"}, "tall, wide, mixed, crlf, no-final-newline, huge-line, binary") {
+		for _, s := range append([]string{"Usage:", "--size SIZE", "-o, --output FILE"}, "tall, wide, verywide, mixed, crlf, no-final-newline, huge-line, binary") {
 			if !strings.Contains(stdout, s) {
 				t.Errorf("%s: usage lacks %q:\n%s", arg, s, stdout)
 			}

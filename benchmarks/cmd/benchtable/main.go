@@ -1,16 +1,19 @@
 // Command benchtable turns the raw output of the foreach benchmarks into the
-// markdown table of the README: one row per shape and contender with the median
-// throughput, its confidence interval as benchstat computes it, allocations per
-// record, buffer growths per read and the ratio to bufio.Scanner with each token
-// copied (ScannerCopy) on the same shape.
+// markdown tables of the README: one row per shape and contender with the median
+// throughput by wall time and by CPU time (bytes per second of the process's
+// user+system time), their confidence intervals as benchstat computes them,
+// allocations per record, buffer growths per read and the ratios to
+// bufio.Scanner with each token copied (ScannerCopy) on the same shape; then the
+// goals of the engine (issue 11), each a ratio of two contenders of the same run
+// by wall and by CPU, with the spread of that ratio over the rounds.
 //
-//	go run ./benchmarks/cmd/benchtable [-wall 5m10s] RAW.txt > latest.md
+//	go run ./benchmarks/cmd/benchtable [-wall 5m10s] RAW.txt > benchmarks/results/latest.md
 //
 // It reads the benchmark lines with golang.org/x/perf/benchfmt and summarizes each
 // sample with golang.org/x/perf/benchmath (median and 95% confidence interval, no
 // distributional assumption), so every number and ratio is computed from the raw
 // file. The header comes from the file's configuration lines: cpu, goos, goarch
-// from go test, and go, commit, cores, size, count, benchtime from benchmarks/run.sh.
+// from go test, and go, commit, cores, memory, size, count, benchtime from benchmarks/run.sh.
 package main
 
 import (
@@ -40,7 +43,7 @@ type row struct {
 
 // descriptions say what each benchmark measures, in the table's heading.
 var descriptions = map[string]string{
-	"Read": "the read path alone (loop body: length and first byte of each record)",
+	"Read": "the read path alone (loop body: length, first and last byte of each record)",
 	"Work": "per-record work about as costly as the read (FNV-1a 64 of each record's bytes)",
 }
 
@@ -76,6 +79,7 @@ func run(w io.Writer, name, wall string) error {
 	}
 	writeHeader(w, config, rows, wall)
 	writeTables(w, rows)
+	writeGoals(w, rows)
 	return nil
 }
 
@@ -141,13 +145,17 @@ func writeHeader(w io.Writer, config map[string]string, rows []*row, wall string
 		return def
 	}
 	fmt.Fprintf(w, "# foreach benchmarks\n\n")
-	fmt.Fprintf(w, "- Machine: %s, %s cores (GOMAXPROCS %s), %s/%s, %s\n",
-		get("cpu", "unknown CPU"), get("cores", "?"), get("gomaxprocs", "?"),
+	fmt.Fprintf(w, "- Machine: %s, %s cores (GOMAXPROCS %s), %s memory, %s/%s, %s\n",
+		strings.TrimSpace(get("cpu", "unknown CPU")), get("cores", "?"), get("gomaxprocs", "?"), get("memory", "?"),
 		get("goos", "?"), get("goarch", "?"), get("go", "unknown Go"))
 	if c, ok := config["commit"]; ok {
-		fmt.Fprintf(w, "- Code: commit %s\n", c)
+		note := " (built from `git archive` of that commit: nothing uncommitted was measured)"
+		if strings.HasSuffix(c, "+dirty") {
+			note = " (**with uncommitted changes: not a measurement of any commit**)"
+		}
+		fmt.Fprintf(w, "- Code: commit %s%s\n", c, note)
 	}
-	fmt.Fprintf(w, "- Data: the tall, wide and mixed corpora of testdata/gen/corpus (seed 1), %s each "+
+	fmt.Fprintf(w, "- Data: the tall, wide, verywide and mixed corpora of testdata/gen/corpus (seed 1), %s each "+
 		"(each ends at the first line end past that size), read whole from the page cache, opened fresh per iteration\n",
 		get("size", "?"))
 	n := 0
@@ -158,14 +166,57 @@ func writeHeader(w io.Writer, config map[string]string, rows []*row, wall string
 	if wall != "" {
 		fmt.Fprintf(w, ", wall time %s", wall)
 	}
-	fmt.Fprintf(w, "\n- Reproduce: `COUNT=%s FOREACH_BENCH_SIZE=%s BENCHTIME=%s benchmarks/run.sh`\n\n",
+	fmt.Fprintf(w, "\n- Command: `COUNT=%s FOREACH_BENCH_SIZE=%s BENCHTIME=%s benchmarks/run.sh`\n\n",
 		get("count", "6"), get("size", "64MiB"), get("benchtime", "5x"))
-	fmt.Fprintf(w, "MB/s is the median throughput (10^6 bytes of file per second) and ± the %.0f%% confidence "+
-		"interval around it, as benchstat computes them. allocs/record: heap allocations over the timed loop "+
-		"(runtime.MemStats.Mallocs) per record; growths/op: buffer growths per read of the file "+
-		"(engine: Stats().Buffer.Grows; Naive: its own count; - where not observable). "+
-		"vs %s: ratio of median MB/s to %s's on the same shape. Every run checked its record count, "+
-		"byte total (and hash) against a bytes.Count reference before reporting.\n", confidence*100, baseline, baseline)
+	fmt.Fprintf(w, "MB/s is the median throughput (10^6 bytes of file per second of wall time) and ± the %.0f%% "+
+		"confidence interval around it, as benchstat computes them. CPU MB/s is the same by CPU time: bytes per "+
+		"second of the process's user+system time over the timed runs (getrusage), which counts the second core "+
+		"that read-ahead uses. allocs/record: heap allocations over the timed runs (runtime.MemStats.Mallocs) per "+
+		"record; growths/op: buffer growths per read of the file (engine: Stats().Buffer.Grows; Naive: its own "+
+		"count; - where not observable). vs %s: ratio of medians to %s's on the same shape, by wall and by CPU "+
+		"(above 1: faster or cheaper). Every timed run was checked before anything was reported: its record "+
+		"count, byte total and the first and last byte of every record against a reference computed with "+
+		"bytes.IndexByte, and the FNV-1a hash of every record's bytes (in the timed run itself for Work, on an "+
+		"untimed run of the same contender right after it for Read).\n", confidence*100, baseline, baseline)
+}
+
+// cpuUnits are the names the CPU-time metric (cpu-ns/op) may carry once benchfmt
+// has tidied it into base units, and as written.
+var cpuUnits = []string{"cpu-sec/op", "cpu-ns/op"}
+
+// cpuMBps returns the bytes per CPU-second of each sample of rw (10^6 bytes),
+// from its wall throughput, wall time and CPU time per op; nil if any is missing.
+func cpuMBps(rw *row) []float64 {
+	var cpu []float64
+	scale := 1.0
+	for _, u := range cpuUnits {
+		if v := rw.samples[u]; len(v) > 0 {
+			cpu = v
+			if u == "cpu-ns/op" {
+				scale = 1e-9
+			}
+			break
+		}
+	}
+	bps, sec := rw.samples["B/s"], rw.samples["sec/op"]
+	if len(cpu) == 0 || len(cpu) != len(bps) || len(sec) != len(bps) {
+		return nil
+	}
+	out := make([]float64, len(cpu))
+	for i := range cpu {
+		// bytes per op = B/s × sec/op; per CPU-second = that / CPU-seconds per op.
+		out[i] = bps[i] * sec[i] / (cpu[i] * scale) / 1e6
+	}
+	return out
+}
+
+// wallMBps returns the wall throughput of each sample of rw in 10^6 bytes per second.
+func wallMBps(rw *row) []float64 {
+	out := make([]float64, len(rw.samples["B/s"]))
+	for i, v := range rw.samples["B/s"] {
+		out[i] = v / 1e6
+	}
+	return out
 }
 
 func writeTables(w io.Writer, rows []*row) {
@@ -182,33 +233,144 @@ func writeTables(w io.Writer, rows []*row) {
 		if d, ok := descriptions[bench]; ok {
 			fmt.Fprintf(w, ": %s", d)
 		}
-		fmt.Fprintf(w, "\n\n| shape | contender | MB/s | ± | allocs/record | growths/op | vs %s |\n", baseline)
-		fmt.Fprintf(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: |\n")
-		base := map[string]float64{}
-		for _, rw := range rows {
-			if rw.bench == bench && rw.impl == baseline && len(rw.samples["B/s"]) > 0 {
-				base[rw.shape] = summary(rw.samples["B/s"]).Center
-			}
-		}
+		fmt.Fprintf(w, "\n\n| shape | contender | MB/s | ± | CPU MB/s | ± | allocs/record | growths/op | vs %s by wall | by CPU |\n", baseline)
+		fmt.Fprintf(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 		for _, rw := range rows {
 			if rw.bench != bench {
 				continue
 			}
-			speed, pct, ratio := "-", "-", "-"
-			if vs := rw.samples["B/s"]; len(vs) > 0 {
-				s := summary(vs)
-				speed = mbps(s.Center / 1e6)
-				pct = s.PctRangeString()
-				if b := base[rw.shape]; b > 0 {
-					ratio = fmt.Sprintf("%.2f×", s.Center/b)
+			base := find(rows, bench, rw.shape, baseline)
+			cells := []string{rw.shape, rw.impl}
+			for _, f := range []func(*row) []float64{wallMBps, cpuMBps} {
+				speed, pct, ratio := "-", "-", "-"
+				if vs := f(rw); len(vs) > 0 {
+					s := summary(vs)
+					speed, pct = mbps(s.Center), s.PctRangeString()
+					if base != nil {
+						if bs := f(base); len(bs) > 0 {
+							ratio = fmt.Sprintf("%.2f×", s.Center/summary(bs).Center)
+						}
+					}
 				}
+				cells = append(cells, speed, pct, ratio)
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n",
-				rw.shape, rw.impl, speed, pct, median(rw.samples["allocs/record"]), median(rw.samples["growths/op"]), ratio)
+			// wall speed, ±, cpu speed, ±, allocs, growths, wall ratio, cpu ratio
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+				cells[0], cells[1], cells[2], cells[3], cells[5], cells[6],
+				median(rw.samples["allocs/record"]), median(rw.samples["growths/op"]), cells[4], cells[7])
 		}
 	}
 }
 
+// find returns the row of the given benchmark, shape and contender, or nil.
+func find(rows []*row, bench, shape, impl string) *row {
+	for _, rw := range rows {
+		if rw.bench == bench && rw.shape == shape && rw.impl == impl {
+			return rw
+		}
+	}
+	return nil
+}
+
+// goal is one row of issue 11's goals: contender a against contender b on the same
+// benchmark and shape, with the least ratio wanted by wall time and by CPU time
+// (0: no goal on that clock).
+type goal struct {
+	what            string
+	bench, shape    string
+	a, b            string
+	minWall, minCPU float64
+}
+
+// goals lists the goals in the order of the issue's table; rows whose benchmarks
+// are not in the file are left out.
+func goals(rows []*row) []goal {
+	gs := []goal{
+		{"tall Lines / Scanner+copy", "Read", "tall", "Lines", "ScannerCopy", 0, 1.10},
+	}
+	for _, sh := range shapesOf(rows, "Read") {
+		gs = append(gs, goal{sh + " read-ahead on / off (Lines / LinesNoReadAhead), light body", "Read", sh, "Lines", "LinesNoReadAhead", 0, 0.97})
+	}
+	gs = append(gs,
+		goal{"verywide Lines / Scanner+copy", "Read", "verywide", "Lines", "ScannerCopy", 0, 1.0},
+		goal{"verywide Lines / bufio.Reader.ReadBytes", "Read", "verywide", "Lines", "ReadBytes", 0, 1.8},
+		goal{"mixed Lines / Scanner+copy", "Read", "mixed", "Lines", "ScannerCopy", 0, 1.0},
+		goal{"tall Batches / Scanner+copy", "Read", "tall", "Batches", "ScannerCopy", 1.5, 1.3},
+		goal{"tall, FNV-1a of each record: Lines / Scanner+copy", "Work", "tall", "Lines", "ScannerCopy", 1.3, 0.85},
+	)
+	for _, sh := range shapesOf(rows, "Read") {
+		gs = append(gs, goal{sh + " Views / Scanner.Bytes", "Read", sh, "Views", "ScannerBytes", 0, 0.95})
+	}
+	return gs
+}
+
+// shapesOf lists the shapes of a benchmark in the order of first appearance.
+func shapesOf(rows []*row, bench string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, rw := range rows {
+		if rw.bench == bench && !seen[rw.shape] {
+			seen[rw.shape] = true
+			out = append(out, rw.shape)
+		}
+	}
+	return out
+}
+
+// ratioSpread gives the ratio of the medians of a and b, and the least and greatest
+// ratio of a round's sample of a to the same round's sample of b: the suite runs
+// whole rounds, so the i-th samples were measured close together in time.
+func ratioSpread(a, b []float64) (mid, lo, hi float64, ok bool) {
+	if len(a) == 0 || len(a) != len(b) {
+		return 0, 0, 0, false
+	}
+	mid = summary(a).Center / summary(b).Center
+	lo, hi = a[0]/b[0], a[0]/b[0]
+	for i := range a {
+		r := a[i] / b[i]
+		lo, hi = min(lo, r), max(hi, r)
+	}
+	return mid, lo, hi, true
+}
+
+func writeGoals(w io.Writer, rows []*row) {
+	fmt.Fprintf(w, "\n## Goals\n\nEach goal is a ratio of two contenders of this run (above 1: the first is faster "+
+		"by wall time, or uses less CPU time, for the same file): the ratio of their medians, and in brackets the "+
+		"least and greatest ratio within one round. A goal is met when the ratio of medians reaches it.\n\n")
+	fmt.Fprintf(w, "| goal | by wall | by CPU | wanted | met |\n| --- | ---: | ---: | --- | --- |\n")
+	for _, g := range goals(rows) {
+		a, b := find(rows, g.bench, g.shape, g.a), find(rows, g.bench, g.shape, g.b)
+		if a == nil || b == nil {
+			continue
+		}
+		cell := func(f func(*row) []float64, want float64) (string, string) {
+			mid, lo, hi, ok := ratioSpread(f(a), f(b))
+			if !ok {
+				return "-", ""
+			}
+			verdict := ""
+			if want > 0 {
+				verdict = "yes"
+				if mid < want {
+					verdict = "no"
+				}
+			}
+			return fmt.Sprintf("%.2f× [%.2f–%.2f]", mid, lo, hi), verdict
+		}
+		wall, okWall := cell(wallMBps, g.minWall)
+		cpu, okCPU := cell(cpuMBps, g.minCPU)
+		var wanted, met []string
+		if g.minWall > 0 {
+			wanted, met = append(wanted, fmt.Sprintf("≥ %.2f× by wall", g.minWall)), append(met, okWall)
+		}
+		if g.minCPU > 0 {
+			wanted, met = append(wanted, fmt.Sprintf("≥ %.2f× by CPU", g.minCPU)), append(met, okCPU)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", g.what, wall, cpu, strings.Join(wanted, ", "), strings.Join(met, ", "))
+	}
+}
+
+// mbps formats a throughput in 10^6 bytes per second.
 func mbps(v float64) string {
 	if v >= 100 {
 		return strconv.FormatFloat(v, 'f', 0, 64)

@@ -16,6 +16,7 @@ type Shape string
 const (
 	Tall           Shape = "tall"             // many short lines of words
 	Wide           Shape = "wide"             // few very long lines of words
+	Verywide       Shape = "verywide"         // lines of 512 KiB to 768 KiB of words
 	Mixed          Shape = "mixed"            // long-tailed line lengths, empty lines included
 	CRLF           Shape = "crlf"             // tall with "\r\n" line endings
 	NoFinalNewline Shape = "no-final-newline" // tall whose last line has no terminator
@@ -24,7 +25,7 @@ const (
 )
 
 // shapes is the fixed order of Shapes and of the error message that lists them.
-var shapes = []Shape{Tall, Wide, Mixed, CRLF, NoFinalNewline, HugeLine, Binary}
+var shapes = []Shape{Tall, Wide, Verywide, Mixed, CRLF, NoFinalNewline, HugeLine, Binary}
 
 // Shapes lists every shape in a fixed order.
 func Shapes() []Shape {
@@ -33,12 +34,25 @@ func Shapes() []Shape {
 
 // Defaults of the shapes, used for every zero field of a Spec.
 const (
-	DefaultLines        = 10_000   // tall, crlf, no-final-newline, mixed
-	DefaultPhrases      = 10       // tall, crlf, no-final-newline, mixed (its scale)
-	DefaultWideLines    = 10       // wide
-	DefaultWidePhrases  = 10_000   // wide
-	DefaultHugeLineSize = 16 << 20 // huge-line: 16 MiB
-	DefaultBinarySize   = 1 << 20  // binary: 1 MiB
+	DefaultLines         = 10_000   // tall, crlf, no-final-newline, mixed
+	DefaultPhrases       = 10       // tall, crlf, no-final-newline, mixed (its scale)
+	DefaultWideLines     = 10       // wide
+	DefaultWidePhrases   = 10_000   // wide
+	DefaultVerywideLines = 10       // verywide
+	DefaultHugeLineSize  = 16 << 20 // huge-line: 16 MiB
+	DefaultBinarySize    = 1 << 20  // binary: 1 MiB
+)
+
+// VerywideMinLine and VerywideSpread bound the lines of the verywide shape: each
+// line is words up to the first word end at or past a length drawn uniformly in
+// [VerywideMinLine, VerywideMinLine+VerywideSpread), so every line, its "\n"
+// included, is longer than VerywideMinLine and shorter than the bound plus one
+// word. 512 KiB is past every buffer a line reader starts with (bufio's 4 KiB and
+// 64 KiB, the engine's 64 KiB), so each line makes a reader grow or work around
+// its buffer; about 640 KiB on average.
+const (
+	VerywideMinLine = 512 << 10
+	VerywideSpread  = 256 << 10
 )
 
 // MixedMaxDoublings caps the long tail of the mixed shape: a non-empty line
@@ -49,8 +63,9 @@ const MixedMaxDoublings = 13
 // Spec says what to generate. Zero fields take the shape's defaults.
 //
 // Lines and Phrases mean nothing to huge-line and binary, which are sized by
-// Size alone, and are ignored there. For mixed, Phrases is a scale rather than
-// a count: see the package documentation.
+// Size alone, and are ignored there. Phrases means nothing to verywide either,
+// whose lines are sized in bytes. For mixed, Phrases is a scale rather than a
+// count: see the package documentation.
 type Spec struct {
 	Shape   Shape
 	Lines   int    // number of lines; 0: the shape's default
@@ -98,6 +113,8 @@ func (s Spec) withDefaults() Spec {
 	switch s.Shape {
 	case Wide:
 		lines, phrases = DefaultWideLines, DefaultWidePhrases
+	case Verywide:
+		lines = DefaultVerywideLines
 	case HugeLine:
 		if s.Size == 0 {
 			s.Size = DefaultHugeLineSize
@@ -216,7 +233,7 @@ type generator struct {
 	words wordPicker
 }
 
-// lines writes the text shapes: tall, wide, mixed, crlf and no-final-newline.
+// lines writes the text shapes: tall, wide, verywide, mixed, crlf and no-final-newline.
 // With a Size it stops at the first line end at or past Size; for
 // no-final-newline a line's end is after its last word, since lines are joined
 // by "\n" rather than ended by it.
@@ -232,11 +249,15 @@ func (g *generator) lines(s Spec) {
 		if s.Shape == NoFinalNewline && i > 0 {
 			g.out.buf = append(g.out.buf, '\n')
 		}
-		n := s.Phrases
-		if s.Shape == Mixed {
-			n = g.mixedPhrases(s.Phrases)
+		if s.Shape == Verywide {
+			g.appendWordsPast(VerywideMinLine + int(g.rng.below(VerywideSpread)))
+		} else {
+			n := s.Phrases
+			if s.Shape == Mixed {
+				n = g.mixedPhrases(s.Phrases)
+			}
+			g.appendWords(n)
 		}
-		g.appendWords(n)
 		if s.Shape != NoFinalNewline {
 			g.out.buf = append(g.out.buf, eol...)
 		}
@@ -258,6 +279,24 @@ func (g *generator) appendWords(n int) {
 			if g.out.flush(); g.out.err != nil {
 				return
 			}
+		}
+	}
+}
+
+// appendWordsPast appends words separated by single spaces up to the first word
+// end at or past n bytes of line, flushing as it goes. The line length is counted
+// here rather than taken from the buffer, which flushes in the middle of a line.
+func (g *generator) appendWordsPast(n int) {
+	for length := 0; length < n && g.out.err == nil; {
+		if length > 0 {
+			g.out.buf = append(g.out.buf, ' ')
+			length++
+		}
+		w := g.words.next()
+		g.out.buf = append(g.out.buf, w...)
+		length += len(w)
+		if len(g.out.buf) >= flushAt {
+			g.out.flush()
 		}
 	}
 }

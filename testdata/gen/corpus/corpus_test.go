@@ -30,6 +30,8 @@ var pinned = []struct {
 	{corpus.Tall, 42, 578906, "bb00bd64d64a6b2e2d3ed5e52100d82e7a87f75067ce858db5b1332649e51bc6"},
 	{corpus.Wide, 0, 578533, "9d86bde2ea46cb6323c8fa300c824f2ee7fdd744f19411b89df8cc62f8e5e035"},
 	{corpus.Wide, 42, 578906, "5ac64be5800e0ddb18e51a963d9d3a0e0647a186cd4bc28230fd3b9f7d9c3f9f"},
+	{corpus.Verywide, 0, 7005443, "351f9c1ccb64c853ccb89a19758e49e0db35ee55b5c97a38eea0e24e906a69ce"},
+	{corpus.Verywide, 42, 6600014, "d038d4daaad2967cc953169f4eb73bdcb5ec8114ad20126fc470ba2cb8a07fa9"},
 	{corpus.Mixed, 0, 5691941, "4e4eb54644bf37803242c0fb4a06ff48d98bb3887ae41ecba7987db7b1058d99"},
 	{corpus.Mixed, 42, 7805033, "8e93a411496cc202a1e3b5158b5f6cdcf976486b10024daed18fff656828fb89"},
 	{corpus.CRLF, 0, 588533, "2d88c42238aeff5986daaaf94b66862eb1c8ce992ba76d8057770c2d387d0e9f"},
@@ -111,13 +113,13 @@ func TestChecksumsPinned(t *testing.T) {
 
 func shapeConst(s corpus.Shape) string {
 	return map[corpus.Shape]string{
-		corpus.Tall: "Tall", corpus.Wide: "Wide", corpus.Mixed: "Mixed", corpus.CRLF: "CRLF",
+		corpus.Tall: "Tall", corpus.Wide: "Wide", corpus.Verywide: "Verywide", corpus.Mixed: "Mixed", corpus.CRLF: "CRLF",
 		corpus.NoFinalNewline: "NoFinalNewline", corpus.HugeLine: "HugeLine", corpus.Binary: "Binary",
 	}[s]
 }
 
 func TestShapesFixedOrder(t *testing.T) {
-	want := []corpus.Shape{"tall", "wide", "mixed", "crlf", "no-final-newline", "huge-line", "binary"}
+	want := []corpus.Shape{"tall", "wide", "verywide", "mixed", "crlf", "no-final-newline", "huge-line", "binary"}
 	got := corpus.Shapes()
 	if !slices.Equal(got, want) {
 		t.Fatalf("Shapes() = %q, want %q", got, want)
@@ -167,6 +169,47 @@ func TestWideDefaultsAre10LinesOf10000Words(t *testing.T) {
 			t.Fatalf("line %d has no \\n", i+1)
 		}
 		checkWords(t, i, body, 10_000)
+	}
+}
+
+// Every verywide line is words (no double space) of at least VerywideMinLine
+// bytes, "\n" included, and ends at the first word end past a length below
+// VerywideMinLine+VerywideSpread: so shorter than that bound plus the longest
+// word and its space.
+func TestVerywideLinesAreAtLeast512KiB(t *testing.T) {
+	longestWord := 0
+	for _, w := range corpus.Vocabulary() {
+		longestWord = max(longestWord, len(w))
+	}
+	for _, seed := range []uint64{0, 1, 42} {
+		ls := lines(mustBytes(t, corpus.Spec{Shape: corpus.Verywide, Seed: seed}))
+		if len(ls) != corpus.DefaultVerywideLines {
+			t.Fatalf("seed %d: %d lines, want %d", seed, len(ls), corpus.DefaultVerywideLines)
+		}
+		shortest, longest := len(ls[0]), 0
+		for i, l := range ls {
+			body, ok := bytes.CutSuffix(l, []byte("\n"))
+			if !ok {
+				t.Fatalf("seed %d line %d has no \\n", seed, i+1)
+			}
+			if len(l) < corpus.VerywideMinLine || len(body) >= corpus.VerywideMinLine+corpus.VerywideSpread+longestWord {
+				t.Fatalf("seed %d line %d: %d bytes, outside [%d, %d)", seed, i+1, len(l),
+					corpus.VerywideMinLine, corpus.VerywideMinLine+corpus.VerywideSpread+longestWord+1)
+			}
+			checkWords(t, i, body, strings.Count(string(body), " ")+1)
+			shortest, longest = min(shortest, len(l)), max(longest, len(l))
+		}
+		// The lengths are drawn, not fixed: a generator that made every line the
+		// same length would not exercise buffers of different sizes.
+		if longest-shortest < 16<<10 {
+			t.Errorf("seed %d: lines from %d to %d bytes: lengths barely vary", seed, shortest, longest)
+		}
+	}
+	// Lines sets the count; Phrases means nothing to verywide.
+	a := mustBytes(t, corpus.Spec{Shape: corpus.Verywide, Lines: 2, Seed: 5})
+	b := mustBytes(t, corpus.Spec{Shape: corpus.Verywide, Lines: 2, Phrases: 3, Seed: 5})
+	if len(lines(a)) != 2 || !bytes.Equal(a, b) {
+		t.Errorf("Lines 2: %d lines; Phrases changed the bytes: %v", len(lines(a)), !bytes.Equal(a, b))
 	}
 }
 
@@ -374,7 +417,7 @@ func TestInvalidSpecNamesTheProblem(t *testing.T) {
 		is   error
 		msg  string
 	}{
-		{corpus.Spec{Shape: "square"}, corpus.ErrUnknownShape, `corpus: unknown shape "square" (want one of tall, wide, mixed, crlf, no-final-newline, huge-line, binary)`},
+		{corpus.Spec{Shape: "square"}, corpus.ErrUnknownShape, `corpus: unknown shape "square" (want one of tall, wide, verywide, mixed, crlf, no-final-newline, huge-line, binary)`},
 		{corpus.Spec{}, corpus.ErrUnknownShape, `corpus: unknown shape ""`},
 		{corpus.Spec{Shape: corpus.Tall, Lines: -1}, corpus.ErrNegativeField, "corpus: negative field: Lines is -1"},
 		{corpus.Spec{Shape: corpus.Wide, Phrases: -2}, corpus.ErrNegativeField, "corpus: negative field: Phrases is -2"},

@@ -30,6 +30,10 @@
 //   - tall: Lines lines (default 10,000) of Phrases words (default 10), about
 //     565 KiB.
 //   - wide: the same, with defaults of 10 lines of 10,000 words.
+//   - verywide: Lines lines (default 10) of words, each at least 512 KiB: a
+//     line ends at the first word end at or past a length drawn uniformly in
+//     [512 KiB, 768 KiB) (VerywideMinLine, VerywideSpread), about 640 KiB on
+//     average. Phrases is ignored.
 //   - mixed: Lines lines (default 10,000) whose word counts have a long tail:
 //     one line in eight is empty, and a non-empty line has between p<<k/2+1
 //     and p<<k words, p being Phrases (default 10), where each of k = 0, 1, ...
