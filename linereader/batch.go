@@ -43,8 +43,15 @@ type chunk struct {
 
 // chunkStats is what Stats reports of the engine while a producer owns it.
 type chunkStats struct {
-	reads int
-	buf   bytelist.Stats
+	reads      int
+	buf        bytelist.Stats
+	format     string
+	compressed int64
+}
+
+func (e *engine) chunkStats() chunkStats {
+	format, n := e.compressed()
+	return chunkStats{e.reads, e.buf.Stats(), format, n}
 }
 
 // recMeta is where a record is: its Offset, the LineNo after it, and the input offset

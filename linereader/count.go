@@ -80,6 +80,9 @@ func CountAt(ra io.ReaderAt, size int64, opt Options, workers int) (int64, error
 	if workers < 1 {
 		workers = runtime.NumCPU()
 	}
+	if opt.Decompress && formatAt(ra) == "" {
+		opt.Decompress = false // plain input: its separators can be counted as they are
+	}
 	cfg := newConfig(opt)
 	src := &sizedReader{ra: ra, size: size}
 	if !countsSeparators(cfg) {

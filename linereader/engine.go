@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/foreachio/foreach/bytelist"
+	"github.com/foreachio/foreach/internal/decompress"
 )
 
 // engine cuts an input into records. It is the whole of one goroutine's reading state:
@@ -22,6 +23,7 @@ import (
 type engine struct {
 	cfg config
 	src io.Reader
+	dec *decompress.Reader // src, when Options.Decompress is set
 
 	// The buffer. Invariants, restored by every method before it returns:
 	//   - data == buf.Bytes(): refreshed after every call that changes buf.
@@ -113,7 +115,12 @@ func newEngine(cfg config) engine {
 // reset starts the engine over on src, keeping the buffer (a soft reset), unless it grew
 // past releaseMult × BufferSize for a record of the last input.
 func (e *engine) reset(src io.Reader) {
+	e.closeSource()
 	e.src = src
+	if e.cfg.opt.Decompress && e.cfg.err == nil {
+		e.dec = decompress.NewReader(src)
+		e.src = e.dec
+	}
 	e.buf.Reset()
 	if e.buf.Cap() > releaseMult*e.cfg.readSize {
 		e.buf.Release(e.cfg.readSize)
@@ -127,6 +134,23 @@ func (e *engine) reset(src io.Reader) {
 	e.err, e.done = nil, false
 	e.sinceGrow, e.growsSeen = 0, e.buf.Stats().Grows
 	e.setFast()
+}
+
+// closeSource releases the decompressor's resources, if there is one.
+func (e *engine) closeSource() {
+	if e.dec != nil {
+		e.dec.Close()
+		e.dec = nil
+	}
+}
+
+// compressed reports the format of the input and the compressed bytes read so far
+// (Options.Decompress), "" and 0 otherwise.
+func (e *engine) compressed() (string, int64) {
+	if e.dec == nil {
+		return "", 0
+	}
+	return string(e.dec.Format()), e.dec.CompressedBytes()
 }
 
 func (e *engine) setFast() {

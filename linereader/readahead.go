@@ -90,7 +90,7 @@ func (ra *readAhead) produce() {
 		} else {
 			more = ra.fillLines(c)
 		}
-		c.stats = chunkStats{ra.e.reads, ra.e.buf.Stats()}
+		c.stats = ra.e.chunkStats()
 		if len(c.recs) > 0 {
 			select {
 			case ra.ch <- c:

@@ -68,6 +68,12 @@ type Stats struct {
 	// yielded by Pieces it is the longest piece.
 	MaxRecord int
 	Buffer    bytelist.Stats
+
+	// With Options.Decompress: the format detected ("gzip", "zstd", "bzip2", "xz", or ""
+	// for input that passed unchanged) and the bytes read from the source, compressed.
+	// Records, Bytes, Offset, Limit and MaxRecord all count decompressed bytes.
+	Format          string
+	CompressedBytes int64
 }
 
 // TooLongError is the error Err reports when a record is longer than Options.MaxRecord.
@@ -130,6 +136,7 @@ func (r *Reader) Close() error {
 	r.stopReadAhead()
 	r.dropQueue()
 	r.e.fail(r.e.err)
+	r.e.closeSource()
 	r.cur, r.partial = nil, false
 	if r.file == nil {
 		return nil
@@ -241,13 +248,13 @@ func (r *Reader) Stats() Stats {
 		// The engine is ahead of the caller (and, while a producer runs, not ours to
 		// read): what the caller has been given ends at curEnd.
 		s.Bytes = r.curEnd - r.e.origin
-		if r.ra != nil {
-			s.Reads, s.Buffer = r.snap.reads, r.snap.buf
-			return s
-		}
 	} else {
 		s.Bytes = r.e.end() - r.e.origin
 	}
-	s.Reads, s.Buffer = r.e.reads, r.e.buf.Stats()
+	c := r.snap
+	if r.ra == nil {
+		c = r.e.chunkStats()
+	}
+	s.Reads, s.Buffer, s.Format, s.CompressedBytes = c.reads, c.buf, c.format, c.compressed
 	return s
 }

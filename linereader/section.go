@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/foreachio/foreach/internal/decompress"
 )
 
 // NewSection yields the records whose first byte lies in [start, end) of src, reading past
@@ -27,10 +29,21 @@ func NewSection(src io.ReaderAt, start, end int64, opt Options) *Reader {
 		// A separator ending at start or later may begin up to len(sep) bytes before it.
 		from = max(0, start-int64(max(len(cfg.sep), 1)))
 	}
+	// A section of compressed input cannot be decompressed on its own; a plain input
+	// read with Decompress is read as it is.
+	var format decompress.Format
+	if opt.Decompress {
+		format = formatAt(src)
+		opt.Decompress = false
+	}
 	r := New(io.NewSectionReader(src, from, math.MaxInt64-from), opt)
 	e := &r.e
 	if err := e.cfg.splittable(); err != nil {
 		e.cfg.err = err
+		return r
+	}
+	if format != "" {
+		e.cfg.err = fmt.Errorf("%w: %s input", ErrNotSplittable, format)
 		return r
 	}
 	if start < 0 || end < start {
@@ -42,6 +55,13 @@ func NewSection(src io.ReaderAt, start, end int64, opt Options) *Reader {
 	e.seek = start > 0
 	e.setFast()
 	return r
+}
+
+// formatAt detects the compression format of src from its first bytes.
+func formatAt(src io.ReaderAt) decompress.Format {
+	var header [16]byte
+	n, _ := src.ReadAt(header[:], 0)
+	return decompress.Detect(header[:n])
 }
 
 // seekBoundary consumes input up to the end of the first separator, which is where the
