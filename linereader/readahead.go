@@ -287,19 +287,6 @@ func (r *Reader) dequeue() []byte {
 	return rec
 }
 
-// takeBatch gives the caller the whole chunk queue[0], a batch, as it is.
-func (r *Reader) takeBatch() [][]byte {
-	c := r.queue[0]
-	n := len(c.recs)
-	m := c.last
-	r.cur, r.curOff, r.curLine, r.curEnd, r.partial = c.recs[n-1], m.off, m.line, m.end, false
-	r.records += int64(n)
-	r.longest = max(r.longest, c.longest)
-	batch := c.recs
-	r.popChunk()
-	return batch
-}
-
 // popChunk drops queue[0], all of whose records the caller has been given.
 func (r *Reader) popChunk() {
 	c := r.queue[0]
