@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"strings"
 
@@ -43,9 +44,10 @@ func ExampleByteList_Clone() {
 }
 
 // Fill reads once into the spare capacity and Discard drops what has been consumed: the
-// core of a line reader.
+// core of a line reader. The bytes of a read are used before its error is looked at, as
+// io.Reader's contract asks.
 func ExampleByteList_Fill() {
-	src := strings.NewReader("one\ntwo\nthree\n")
+	src := strings.NewReader("one\ntwo\nthree")
 	b := bytelist.New(8)
 	for {
 		_, err := b.Fill(src, 4)
@@ -60,11 +62,35 @@ func ExampleByteList_Fill() {
 		if err == io.EOF {
 			break
 		}
+		if err != nil {
+			log.Fatal(err)
+		}
+	}
+	if b.Len() > 0 {
+		fmt.Printf("%q (no final newline)\n", b.Bytes())
 	}
 	// Output:
 	// "one\n"
 	// "two\n"
-	// "three\n"
+	// "three" (no final newline)
+}
+
+// ReadFrom reads a whole input into the list; io.EOF is the end, not an error. It keeps
+// room for a full read ahead of the data (so it grows twice here, on a first read of 12
+// bytes); Reset then reuses the same backing array, and the second input needs no growth.
+func ExampleByteList_ReadFrom() {
+	var b bytelist.ByteList
+	for _, in := range []string{"first input\n", "second\n"} {
+		b.Reset()
+		n, err := b.ReadFrom(strings.NewReader(in))
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%d bytes: %q, grows so far %d\n", n, b.String(), b.Stats().Grows)
+	}
+	// Output:
+	// 12 bytes: "first input\n", grows so far 2
+	// 7 bytes: "second\n", grows so far 2
 }
 
 // After one very long record, Release gives the memory back instead of keeping the peak

@@ -2,6 +2,36 @@
 // reusable buffer per loop, following Ruby's IO.foreach record semantics: any separator,
 // paragraph mode, whole-input mode, a byte limit per record, chomp and line numbers.
 //
+// # Which iterator
+//
+// Choose by what the loop body does with a record:
+//
+//   - Lines (and Line, and Foreach) copy each record out into an exact-size allocation
+//     that the caller owns: keep it, change it, send it to another goroutine. This is the
+//     safe default and costs one allocation per record.
+//   - Views (and Bytes) lend the record from the reader's buffer: no copy, no allocation,
+//     but the slice is valid only until the loop body returns (the next Next). Use it to
+//     look at records: count, match, hash, parse into other values.
+//   - Batches copies runs of records into one fresh block per batch: one allocation per
+//     batch instead of per record, and the records stay valid; retaining any record of a
+//     batch keeps its whole block (up to 32 KiB) alive.
+//   - Runs lends spans of whole records exactly as they are in the input: the fastest
+//     way to pass records on unchanged.
+//
+// Records keep their separator ("\n" by default) unless Options.Chomp is set, which drops
+// it (and, for the default separator, a "\r" just before the "\n").
+//
+// The names differ from the standard library's on purpose. bytes.Lines iterates over a
+// byte slice already in memory and yields subslices of it, sharing its memory; here Lines
+// copies, because a record lent from a reused buffer would be overwritten by the next
+// read, and a caller who kept one would see it change. Views is this package's zero-copy
+// iterator, with the shorter lifetime that reuse implies. bufio.Scanner also reads an
+// io.Reader into a reused buffer, but it drops the separator, accepts only tokens up to
+// its buffer's maximum (64 KiB by default; longer ones end the scan with "token too
+// long"), and has no limit, paragraph or line-number semantics. Here a record may be of
+// any length, the buffer grows to hold it (Options.MaxRecord bounds it), and Reset reuses
+// the buffer for the next input.
+//
 // A complete program that prints the lines of a file with their numbers:
 //
 //	r, err := linereader.Open("access.log", linereader.Options{Chomp: true})
@@ -16,19 +46,9 @@
 //		log.Fatal(err)
 //	}
 //
-// # Which iterator
-//
-//   - Lines (and Line, and Foreach) copy each record out into an exact-size allocation
-//     that the caller owns: keep it, change it, send it to another goroutine. This is the
-//     safe default and costs one allocation per record.
-//   - Views (and Bytes) lend the record from the reader's buffer: no copy, no allocation,
-//     but the slice is valid only until the loop body returns (the next Next). Use it to
-//     look at records: count, match, hash, parse into other values.
-//   - Batches copies runs of records into one fresh block per batch: one allocation per
-//     batch instead of per record, and the records stay valid; retaining any record of a
-//     batch keeps its whole block (up to 32 KiB) alive.
-//   - Runs lends spans of whole records exactly as they are in the input: the fastest
-//     way to pass records on unchanged.
+// Open checks the options first (Options.Validate); New reports invalid options through
+// Err. Every iterator ends at the end of the input or at the first error: check Err after
+// the loop.
 //
 // On a regular file, Lines and Batches read ahead on a second goroutine while the loop
 // body works, when that pays (see Lines).
@@ -41,13 +61,14 @@
 // only when the room after it runs short, and grows the buffer geometrically only when a
 // single record does not fit. Reset reuses the buffer for the next input.
 //
-// # Sections
+// # Sections and counting
 //
 // NewSection reads the records that start in a byte range of an io.ReaderAt, so that a
 // file can be read by several goroutines or machines, each taking a range: the ranges'
-// records together are exactly those of one sequential read. Count uses it to count
-// records in parallel.
+// records together are exactly those of one sequential read. Partition cuts an input's
+// size into such ranges. CountAt counts the records of an open file, in parallel
+// sections when the options allow it; Count does the same for a file name.
 //
 // The exact rules for cutting records, and where they differ from Ruby's, are in the
-// project's SEMANTICS.md.
+// project's docs/semantics.md.
 package linereader

@@ -215,7 +215,7 @@ func TestHostileFIFO(t *testing.T) {
 				}
 			}
 			require.NoError(t, r.Err())
-			require.Zero(t, r.raStarts)
+			require.Zero(t, r.pol.starts)
 			require.NoError(t, r.Close())
 		}
 		require.NoError(t, <-done)

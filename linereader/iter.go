@@ -10,24 +10,76 @@ import (
 // an exact-size allocation owned by the caller, sharing memory with nothing (keeping one
 // keeps only that record). This is the safe default. Check Err after the loop.
 //
-// When the source is a regular file and more than one CPU is available, Lines reads
-// ahead: after the first two reads, a second goroutine cuts and copies the next records
-// while the loop body works on the current ones (see readahead.go). It pays when the loop
-// body does real work per record; when the body does so little that it mostly waits for
-// the other goroutine, Lines notices within a few hundred records and goes on without it.
-// Records, LineNo, Offset and Err are exactly those of the plain loop; the goroutine
-// stops when the loop ends, breaks or panics, and records it had read ahead are kept for
-// the next call.
+// On a regular file, Lines may read ahead: when the loop body's own work is at least the
+// engine's (measured on sampled records, see policy.go), a second goroutine cuts and
+// copies the next records while the body works on the current ones, holding at most
+// 4 MiB of records ahead of the loop. It stops when the body turns out too light for it
+// to pay. Records, LineNo, Offset, Stats and Err are exactly those of the plain loop; the
+// goroutine stops when the loop ends, breaks or panics, and records it read ahead are kept
+// for the next call.
 func (r *Reader) Lines() iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
-		defer r.pauseReadAhead()
+		defer r.stopReadAhead()
 		for {
-			rec, ok := r.nextOwned()
-			if !ok || !yield(rec) {
+			if r.ra == nil && len(r.queue) == 0 {
+				if r.pol.countdown--; r.pol.countdown > 0 {
+					if !r.e.advance(false) {
+						r.cur, r.partial = nil, false
+						return
+					}
+					rec := clone(r.e.rec())
+					r.setCur(rec)
+					if !yield(rec) {
+						return
+					}
+					continue
+				}
+				// A timed step, for the read-ahead policy.
+				t0 := now()
+				if !r.e.advance(false) {
+					r.cur, r.partial = nil, false
+					r.pol.countdown = 1
+					return
+				}
+				rec := clone(r.e.rec())
+				t1 := now()
+				r.setCur(rec)
+				more := yield(rec)
+				r.pol.sample(t1-t0, now()-t1, len(rec))
+				if !more {
+					return
+				}
+				if r.mayStart() {
+					r.startReadAhead(false)
+				}
+				continue
+			}
+			if !r.awaitQueued() {
+				continue // the producer ended: the engine is the caller's again
+			}
+			owned := !r.queue[0].batch
+			rec := r.dequeue()
+			if !owned {
+				// Read ahead for Batches, given out by Lines: a record of its own.
+				rec = clone(rec)
+				r.cur = rec
+			}
+			if !yield(rec) {
 				return
 			}
 		}
 	}
+}
+
+// awaitQueued waits until a record read ahead is queued. It returns false when none is
+// and no producer runs (any more): the engine is then the caller's.
+func (r *Reader) awaitQueued() bool {
+	for len(r.queue) == 0 {
+		if r.ra == nil || !r.receive() {
+			return false
+		}
+	}
+	return true
 }
 
 // Views returns an iterator over the remaining records, borrowed from the reader's
@@ -37,49 +89,38 @@ func (r *Reader) Lines() iter.Seq[[]byte] {
 func (r *Reader) Views() iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
 		for {
-			if r.cfg.simple && !r.done && r.ra == nil && len(r.queue) == 0 {
-				// The common case without Next's dispatch: records whose end is already
-				// buffered, one IndexByte each. The state is kept exactly as Next keeps it,
-				// since the loop body may call LineNo, Offset or Stats.
-				sep := r.cfg.sepByte
-				for {
-					i := bytes.IndexByte(r.data[r.scan:], sep)
-					if i < 0 {
-						r.scan = len(r.data) // searched: Next resumes there
-						break
-					}
-					start, end := r.start, r.scan+i+1
-					rec := r.data[start:end:end]
-					if r.cfg.opt.Chomp {
-						rec = r.chomp(rec)
-					}
-					r.lineNo++
-					r.recLo, r.recHi, r.recOff = start, start+len(rec), r.base+int64(start)
-					r.start, r.scan = end, end
-					r.curView = true
-					r.records++
-					r.longest = max(r.longest, len(rec))
-					if !yield(rec) {
-						return
-					}
+			if r.ra == nil && len(r.queue) == 0 {
+				if !r.e.advance(false) {
+					r.cur, r.partial = nil, false
+					return
 				}
+				rec := r.e.rec()
+				r.setCur(rec)
+				if !yield(rec) {
+					return
+				}
+				continue
 			}
-			if !r.Next() || !yield(r.Bytes()) {
+			if !r.nextQueued() {
+				continue
+			}
+			if !yield(r.cur) {
 				return
 			}
 		}
 	}
 }
 
-// Batch sizing: a batch closes when its block would pass batchBytes or it has
-// batchRecords records, whichever comes first. 32 KiB is the largest block the Go
-// allocator serves from its size classes: a larger one is a large object, whose fresh
-// pages cost page faults on every batch (measured: ~15% of a Batches loop over a 64 MiB
-// file with 64 KiB blocks). The record cap bounds the [][]byte for inputs of empty lines.
-const (
-	batchBytes   = 32 << 10
-	batchRecords = 4096
-)
+// nextQueued takes the engine back from a producer, if one runs, and makes the next
+// queued record current. It returns false when nothing is queued.
+func (r *Reader) nextQueued() bool {
+	r.stopReadAhead()
+	if len(r.queue) == 0 {
+		return false
+	}
+	r.dequeue()
+	return true
+}
 
 // Batches returns an iterator over runs of the remaining records. The records of one
 // batch are copied into one fresh block allocated for that batch (a record longer than
@@ -88,18 +129,72 @@ const (
 // overwriting its neighbour; but retaining any record of a batch keeps the whole block
 // alive (use Lines for records kept long and few). Batches never share memory with the
 // reader's buffer or with other batches. During the loop, LineNo and Offset describe the
-// last record of the current batch. Like Lines, Batches reads ahead on regular files.
-// Check Err after the loop.
+// last record of the current batch. Like Lines, Batches may read ahead on regular files,
+// and then the batches are cut on the other goroutine. Check Err after the loop.
 func (r *Reader) Batches() iter.Seq[[][]byte] {
 	return func(yield func([][]byte) bool) {
-		defer r.pauseReadAhead()
+		defer r.stopReadAhead()
 		for {
-			batch, ok := r.nextBatch()
-			if !ok || !yield(batch) {
+			if r.ra == nil && len(r.queue) == 0 {
+				r.pol.countdown--
+				timed := r.pol.countdown <= 0
+				var t0 int64
+				if timed {
+					t0 = now()
+				}
+				var c chunk
+				if !r.e.batch(&c, 0) {
+					r.cur, r.partial = nil, false
+					return
+				}
+				batch := r.giveBatch(&c)
+				if !timed {
+					if !yield(batch) {
+						return
+					}
+					continue
+				}
+				t1 := now()
+				more := yield(batch)
+				r.pol.sample(t1-t0, now()-t1, int(c.size))
+				if !more {
+					return
+				}
+				if r.mayStart() {
+					r.startReadAhead(true)
+				}
+				continue
+			}
+			if !r.awaitQueued() {
+				continue
+			}
+			var batch [][]byte
+			if c := r.queue[0]; c.batch && r.qi == 0 {
+				batch = r.giveBatch(c)
+				r.popChunk()
+			} else {
+				// What is left of a chunk: the rest of a batch, or records copied one by
+				// one for Lines, each already an allocation of its own.
+				batch = make([][]byte, 0, len(c.recs)-r.qi)
+				for len(r.queue) > 0 && r.queue[0] == c {
+					batch = append(batch, r.dequeue())
+				}
+			}
+			if !yield(batch) {
 				return
 			}
 		}
 	}
+}
+
+// giveBatch makes the batch c the caller's: its last record is the current one.
+func (r *Reader) giveBatch(c *chunk) [][]byte {
+	n := len(c.recs)
+	m := c.last
+	r.cur, r.curOff, r.curLine, r.curEnd, r.partial = c.recs[n-1], m.off, m.line, m.end, false
+	r.records += int64(n)
+	r.longest = max(r.longest, c.longest)
+	return c.recs
 }
 
 // Foreach opens the named file and calls fn with each record copied out, like Ruby's
@@ -126,67 +221,80 @@ func Foreach(name string, opt Options, fn func(line []byte) error) error {
 // buffered data finds where the last complete record ends, and the records in between
 // are counted with bytes.Count instead of being cut one by one. LineNo, Offset and
 // Stats.Records are kept as if each record had been yielded (during the loop LineNo is
-// the line number after the run's last record, Offset the offset of its first byte), but
-// Stats.MaxRecord is not: Runs never measures the records inside a run of several.
+// the line number after the run's last record, Offset the offset of its first byte);
+// Stats.MaxRecord is measured only for runs of one record.
 //
 // Runs of several records are made only when records are contiguous input with a
 // separator that cannot overlap itself, and no Limit, Chomp, MaxRecord or section end has
-// to be checked per record: otherwise, and whenever no complete record is buffered, each
-// run is a single record, as from Next.
+// to be checked per record; otherwise, and whenever no complete record is buffered, a run
+// is a single record. A record longer than the buffer (BufferSize) comes in pieces, as
+// from Pieces, with Partial set for all but its last: Runs never buffers a whole record,
+// so its memory stays bounded whatever the input.
 func (r *Reader) Runs() iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
+		r.stopReadAhead()
 		multi := r.runnable()
 		for {
-			if multi && !r.done && r.ra == nil && len(r.queue) == 0 {
-				if run := r.nextRun(); run != nil {
+			if r.ra != nil || len(r.queue) > 0 {
+				if !r.nextQueued() {
+					continue
+				}
+				if !yield(r.cur) {
+					return
+				}
+				continue
+			}
+			if multi {
+				if lo, hi, n := r.e.run(0, 0); n > 0 {
+					run := r.e.data[lo:hi:hi]
+					r.cur, r.curOff, r.curLine, r.partial = run, r.e.base+int64(lo), r.e.lineNo, false
+					r.records += int64(n)
+					if n == 1 {
+						r.longest = max(r.longest, len(run))
+					}
 					if !yield(run) {
 						return
 					}
 					continue
 				}
 			}
-			if !r.Next() || !yield(r.Bytes()) {
+			if !r.advance(true) || !yield(r.cur) {
 				return
 			}
 		}
 	}
 }
 
-// runnable reports whether records can be passed on in runs: see Runs.
-func (r *Reader) runnable() bool {
-	o := &r.cfg.opt
-	return r.cfg.err == nil && (r.cfg.mode == modeByte || (r.cfg.mode == modeBytes && !selfOverlapping(r.cfg.sep))) &&
-		o.Limit <= 0 && !o.Chomp && o.MaxRecord == 0 && r.stopAt < 0
+// Pieces returns an iterator over the remaining records, borrowed like Views, for
+// records of any length in bounded memory: a record that fits in the buffer (BufferSize)
+// is yielded whole; a longer one is yielded in pieces of about BufferSize bytes, in order,
+// and Partial reports true for every piece but the last of a record. The pieces of a
+// record concatenated are the record. Chomp applies to a record's last piece; LineNo
+// counts a record when its last piece is yielded; Offset is where the piece starts;
+// Options.MaxRecord counts the whole record. Pieces is for passing records on (a filter,
+// a counter, a hash) without ever holding one whole. Check Err after the loop.
+func (r *Reader) Pieces() iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for {
+			if r.ra != nil || len(r.queue) > 0 {
+				if !r.nextQueued() {
+					continue
+				}
+			} else if !r.advance(true) {
+				return
+			}
+			if !yield(r.cur) {
+				return
+			}
+		}
+	}
 }
 
-// nextRun consumes every complete record buffered and returns them as one run, or nil
-// when no complete record is buffered. A separator that cannot overlap itself is matched
-// wherever it occurs, so the last occurrence ends the last complete record and
-// bytes.Count counts the records.
-func (r *Reader) nextRun() []byte {
-	sep := r.cfg.sep
-	var last int
-	if len(sep) == 1 {
-		last = lastIndexByte(r.data[r.scan:], sep[0])
-	} else {
-		last = bytes.LastIndex(r.data[r.scan:], sep)
-	}
-	if last < 0 {
-		// Searched: Next resumes after it (a multi-byte separator may straddle the
-		// next read).
-		r.scan = max(r.start, len(r.data)-(len(sep)-1))
-		return nil
-	}
-	start, end := r.start, r.scan+last+len(sep)
-	run := r.data[start:end:end]
-	n := int64(bytes.Count(run, sep))
-	r.prevLine = r.lineNo + n - 1
-	r.lineNo += n
-	r.recLo, r.recHi, r.recOff = start, end, r.base+int64(start)
-	r.start, r.scan = end, end
-	r.curView = true
-	r.records += n
-	return run
+// runnable reports whether records can be passed on in runs of several: see Runs.
+func (r *Reader) runnable() bool {
+	c, o := &r.e.cfg, &r.e.cfg.opt
+	return c.err == nil && (c.mode == modeByte || (c.mode == modeBytes && !selfOverlapping(c.sep))) &&
+		o.Limit <= 0 && !o.Chomp && o.MaxRecord == 0 && r.e.stopAt < 0
 }
 
 // lastWindow is how many bytes lastIndexByte looks at per step.

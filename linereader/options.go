@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // DefaultBufferSize is the initial buffer size, and the most bytes asked of the source per
@@ -19,8 +20,9 @@ const MaxBufferSize = 1 << 30
 const maxEmptyReads = 100
 
 var (
-	// ErrInvalidOptions is wrapped by the error a Reader reports when its Options
-	// contradict each other or hold an out-of-range value; the message names the fields.
+	// ErrInvalidOptions is wrapped by the error Options.Validate returns, and so by the
+	// error of Open, Count, CountAt and a Reader's Err, when the Options contradict each
+	// other or hold an out-of-range value; the message names the fields.
 	ErrInvalidOptions = errors.New("linereader: invalid options")
 
 	// ErrNotSplittable is wrapped by the error a section Reader reports when its options
@@ -29,17 +31,69 @@ var (
 )
 
 // Options says how input is cut into records. The zero value means lines ending in "\n",
-// separator kept, no limit, 64 KiB reads. See SEMANTICS.md for the exact rules, which
+// separator kept, no limit, 64 KiB reads. See docs/semantics.md for the exact rules, which
 // follow Ruby's IO.foreach.
+//
+// Some combinations are invalid; Validate lists them. Open, Count and CountAt return the
+// error before reading anything; New and NewSection report it through Err once the first
+// Next returns false.
 type Options struct {
 	Sep        []byte // record separator; nil or empty means "\n"
 	Paragraph  bool   // records are paragraphs (Ruby's sep "")
 	Whole      bool   // the whole input is one record, or Limit-sized pieces (Ruby's sep nil)
-	Limit      int    // > 0: at most Limit bytes per record, separator included
+	Limit      int    // > 0: at most Limit bytes per record, separator included; 0: no limit
 	Chomp      bool   // drop the separator that ended each record
-	UTF8       bool   // a Limit cut never splits a UTF-8 character
+	UTF8       bool   // a Limit cut never splits a UTF-8 character; without a Limit it has no effect
 	BufferSize int    // initial buffer size and the most bytes asked of the source per read; 0 means 64 KiB
 	MaxRecord  int    // > 0: a longer record stops iteration with *TooLongError; 0: unbounded
+	Decompress bool   // gzip, zstd, bzip2 or xz input (detected by its first bytes) is decompressed; other input passes unchanged
+}
+
+// Validate reports whether the options can be used, and if not, every reason why: it
+// returns nil, or an error that wraps ErrInvalidOptions and names each field at fault.
+// The options are invalid when
+//
+//   - Paragraph and Whole are both set (a record cannot both end at blank lines and
+//     never end);
+//   - Sep is set together with Paragraph or with Whole, which choose the separator
+//     themselves;
+//   - Limit is negative (0 means no limit; Ruby's "no limit" of -1 is not carried over,
+//     since in Go a negative size is almost always an arithmetic slip);
+//   - BufferSize is negative or larger than MaxBufferSize (0 means DefaultBufferSize);
+//   - MaxRecord is negative (0 means unbounded).
+//
+// Fields that have nothing to act on are not errors: UTF8 without a Limit, or Chomp with
+// Whole and no separator, change nothing and are accepted, so that one Options value can
+// be reused with and without a Limit. (The foreach command, whose flags a person types,
+// rejects --utf8 without --limit as a likely mistake.) Decompress combines with every
+// other field.
+func (o Options) Validate() error {
+	var faults []string
+	if o.Paragraph && o.Whole {
+		faults = append(faults, "Paragraph and Whole conflict")
+	}
+	if len(o.Sep) > 0 && o.Paragraph {
+		faults = append(faults, "Sep and Paragraph conflict")
+	}
+	if len(o.Sep) > 0 && o.Whole {
+		faults = append(faults, "Sep and Whole conflict")
+	}
+	if o.Limit < 0 {
+		faults = append(faults, fmt.Sprintf("Limit %d is negative", o.Limit))
+	}
+	if o.BufferSize < 0 {
+		faults = append(faults, fmt.Sprintf("BufferSize %d is negative", o.BufferSize))
+	}
+	if o.BufferSize > MaxBufferSize {
+		faults = append(faults, fmt.Sprintf("BufferSize %d is larger than %d", o.BufferSize, MaxBufferSize))
+	}
+	if o.MaxRecord < 0 {
+		faults = append(faults, fmt.Sprintf("MaxRecord %d is negative", o.MaxRecord))
+	}
+	if len(faults) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrInvalidOptions, strings.Join(faults, "; "))
 }
 
 // mode is how a record ends, decided once from the Options.
@@ -69,7 +123,7 @@ func newConfig(opt Options) config {
 	if c.readSize == 0 {
 		c.readSize = DefaultBufferSize
 	}
-	c.err = validate(opt)
+	c.err = opt.Validate()
 	switch {
 	case opt.Paragraph:
 		c.mode, c.sep = modeParagraph, []byte("\n\n")
@@ -86,36 +140,6 @@ func newConfig(opt Options) config {
 	c.opt.Sep = c.sep
 	c.simple = c.err == nil && c.mode == modeByte && opt.Limit <= 0 && opt.MaxRecord == 0
 	return c
-}
-
-func validate(opt Options) error {
-	var conflicts []string
-	if opt.Paragraph && opt.Whole {
-		conflicts = append(conflicts, "Paragraph and Whole conflict")
-	}
-	if len(opt.Sep) > 0 && opt.Paragraph {
-		conflicts = append(conflicts, "Sep and Paragraph conflict")
-	}
-	if len(opt.Sep) > 0 && opt.Whole {
-		conflicts = append(conflicts, "Sep and Whole conflict")
-	}
-	if opt.BufferSize < 0 {
-		conflicts = append(conflicts, fmt.Sprintf("BufferSize %d is negative", opt.BufferSize))
-	}
-	if opt.BufferSize > MaxBufferSize {
-		conflicts = append(conflicts, fmt.Sprintf("BufferSize %d is larger than %d", opt.BufferSize, MaxBufferSize))
-	}
-	if opt.MaxRecord < 0 {
-		conflicts = append(conflicts, fmt.Sprintf("MaxRecord %d is negative", opt.MaxRecord))
-	}
-	if len(conflicts) == 0 {
-		return nil
-	}
-	msg := conflicts[0]
-	for _, c := range conflicts[1:] {
-		msg += "; " + c
-	}
-	return fmt.Errorf("%w: %s", ErrInvalidOptions, msg)
 }
 
 // splittable reports why the options cannot be read in independent sections, or nil.

@@ -38,8 +38,7 @@ func plainRecords(in []byte, opt Options, src func([]byte) io.Reader) ([]seen, S
 
 func forced(src io.Reader, opt Options) *Reader {
 	r := New(src, opt)
-	r.raForce = true
-	r.allowReadAhead()
+	ForceReadAhead(r)
 	return r
 }
 
@@ -89,7 +88,7 @@ func TestReadAheadLinesMatchesPlainLoop(t *testing.T) {
 			require.Equal(t, wantStats.Records, st.Records)
 			require.Equal(t, wantStats.Bytes, st.Bytes)
 			require.Equal(t, wantStats.MaxRecord, st.MaxRecord)
-			starts += r.raStarts
+			starts += r.pol.starts
 		}
 	}
 	require.Greater(t, starts, 1000, "read-ahead hardly ever started")
@@ -121,7 +120,7 @@ func TestReadAheadBatchesMatchesPlainLoop(t *testing.T) {
 			require.Equal(t, wantErr, r.Err())
 			require.Equal(t, wantStats.Records, r.Stats().Records)
 			require.Equal(t, wantStats.Bytes, r.Stats().Bytes)
-			starts += r.raStarts
+			starts += r.pol.starts
 		}
 	}
 	require.Greater(t, starts, 50, "read-ahead hardly ever started")
@@ -180,7 +179,7 @@ func TestReadAheadBreakThenContinue(t *testing.T) {
 		requireSame(t, want, got, fmt.Sprintf("iter %d opt %+v", iter, opt))
 		require.Equal(t, wantErr, r.Err())
 		require.Nil(t, r.ra, "producer still running after the loops")
-		starts += r.raStarts
+		starts += r.pol.starts
 	}
 	require.Greater(t, starts, 100, "read-ahead hardly ever started")
 }
@@ -256,7 +255,10 @@ func TestReadAheadNoGoroutineLeak(t *testing.T) {
 	require.LessOrEqual(t, runtime.NumGoroutine(), base, "producer goroutines leaked")
 }
 
-// On a regular file read-ahead starts on its own; on a pipe it never does.
+var sink uint32
+
+// On a regular file read-ahead starts on its own when the loop body works; on a pipe it
+// never does.
 func TestReadAheadOnlyForRegularFiles(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("read-ahead needs two CPUs")
@@ -269,6 +271,14 @@ func TestReadAheadOnlyForRegularFiles(t *testing.T) {
 	require.NoError(t, err)
 	started, n := false, 0
 	for rec := range r.Lines() {
+		// A loop body that does real work: the policy starts read-ahead for it.
+		h := uint32(2166136261)
+		for range 40 {
+			for _, c := range rec {
+				h = (h ^ uint32(c)) * 16777619
+			}
+		}
+		sink += h
 		started = started || r.ra != nil
 		require.Equal(t, "0123456789\n", string(rec))
 		n++
@@ -291,42 +301,44 @@ func TestReadAheadOnlyForRegularFiles(t *testing.T) {
 	pr.Close()
 }
 
-// Read-ahead never runs more than maxInflight bytes ahead of the caller (plus the chunk in
-// hand), so a file of huge records is not copied far ahead of the loop.
+// Read-ahead never holds more than budget bytes of records ahead of the caller, and
+// never reads ahead a record larger than budget: the caller reads that one itself.
 func TestReadAheadBoundsMemory(t *testing.T) {
-	big := bytes.Repeat([]byte("x"), 3<<20)
-	big = append(big, '\n')
-	in := bytes.Repeat(big, 6)
-	r := forced(bytes.NewReader(in), Options{})
-	n := 0
-	for rec := range r.Lines() {
-		require.Len(t, rec, len(big))
-		if r.ra != nil {
-			require.LessOrEqual(t, r.ra.inflight.Load(), int64(maxInflight+2*len(big)))
+	for _, size := range []int{1 << 20, 3 << 20, budget, budget + 1, 8 << 20} {
+		big := append(bytes.Repeat([]byte("x"), size-1), '\n')
+		in := bytes.Repeat(big, 6)
+		for _, batches := range []bool{false, true} {
+			r := forced(bytes.NewReader(in), Options{})
+			n := 0
+			check := func() {
+				if r.ra != nil {
+					require.LessOrEqual(t, r.ra.inflight.Load(), int64(budget), "size %d", size)
+				}
+				if size > budget {
+					for _, c := range r.queue {
+						require.Zero(t, c.size, "a record larger than budget was read ahead")
+					}
+				}
+			}
+			if batches {
+				for batch := range r.Batches() {
+					check()
+					for _, rec := range batch {
+						require.Len(t, rec, size)
+						n++
+					}
+				}
+			} else {
+				for rec := range r.Lines() {
+					check()
+					require.Len(t, rec, size)
+					n++
+				}
+			}
+			require.NoError(t, r.Err())
+			require.Equal(t, 6, n, "size %d batches %v", size, batches)
 		}
-		n++
 	}
-	require.Equal(t, 6, n)
-}
-
-func ExampleReader_Lines_readAhead() {
-	dir, _ := os.MkdirTemp("", "example")
-	defer os.RemoveAll(dir)
-	name := filepath.Join(dir, "big.txt")
-	var b bytes.Buffer
-	for i := range 100000 {
-		fmt.Fprintf(&b, "record %d\n", i)
-	}
-	os.WriteFile(name, b.Bytes(), 0o644)
-
-	r, _ := Open(name, Options{Chomp: true})
-	defer r.Close()
-	var last []byte
-	for line := range r.Lines() { // reads ahead on a second goroutine: a regular file
-		last = line
-	}
-	fmt.Println(string(last), r.LineNo(), r.Err())
-	// Output: record 99999 100000 <nil>
 }
 
 // When read-ahead judges itself useless it stops mid-loop, queues what it read ahead and
@@ -334,13 +346,13 @@ func ExampleReader_Lines_readAhead() {
 // error are those of the plain loop throughout.
 func TestReadAheadStopsWhenIdleAndRestarts(t *testing.T) {
 	var in bytes.Buffer
-	for i := range 3*retryRecords/2 + 1000 {
+	for i := range 100000 {
 		fmt.Fprintf(&in, "record %d\n", i)
 	}
 	for _, opt := range []Options{{BufferSize: 4096}, {BufferSize: 4096, Chomp: true}} {
 		want, wantStats, wantErr := plainRecords(in.Bytes(), opt, bytesSource)
-		r := forced(bytes.NewReader(in.Bytes()), opt)
-		r.raIdle = true
+		r := New(bytes.NewReader(in.Bytes()), opt)
+		forceIdleReadAhead(r, 64<<10)
 		var got []seen
 		for rec := range r.Lines() {
 			got = append(got, seen{string(rec), r.LineNo(), r.Offset()})
@@ -349,7 +361,7 @@ func TestReadAheadStopsWhenIdleAndRestarts(t *testing.T) {
 		require.Equal(t, wantErr, r.Err())
 		require.Equal(t, wantStats.Records, r.Stats().Records)
 		require.Equal(t, wantStats.Bytes, r.Stats().Bytes)
-		require.GreaterOrEqual(t, r.raStarts, 2, "read-ahead did not start again after stopping")
+		require.GreaterOrEqual(t, r.pol.starts, 2, "read-ahead did not start again after stopping")
 	}
 }
 

@@ -298,8 +298,24 @@ var oracleIterators = []oracleIterator{
 	{name: "Batches", read: readBatches},
 	{name: "Batches, read-ahead forced", readAhead: true, read: readBatches},
 	{name: "Runs", runs: true, perRecordLineNo: true, read: func(r *linereader.Reader) (o oracleRun) {
+		var piece []byte // a record longer than the buffer comes in pieces: joined here
 		for run := range r.Runs() {
-			o.recs = append(o.recs, oracleRecord{bytes.Clone(run), r.LineNo()})
+			piece = append(piece, run...)
+			if !r.Partial() {
+				o.recs = append(o.recs, oracleRecord{piece, r.LineNo()})
+				piece = nil
+			}
+		}
+		return o
+	}},
+	{name: "Pieces", perRecordLineNo: true, read: func(r *linereader.Reader) (o oracleRun) {
+		var rec []byte
+		for p := range r.Pieces() {
+			rec = append(rec, p...)
+			if !r.Partial() {
+				o.recs = append(o.recs, oracleRecord{rec, r.LineNo()})
+				rec = nil
+			}
 		}
 		return o
 	}},

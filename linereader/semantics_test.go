@@ -107,7 +107,6 @@ var semanticsCases = []semCase{
 	{name: "limit honoured below sep length", in: "abab", opt: linereader.Options{Sep: sep("ab"), Limit: 1},
 		want: []string{"a", "b", "a", "b"}, lineNos: []int64{0, 0, 0, 0}},
 	{name: "limit zero is no cap", in: "abcdef\n", opt: linereader.Options{Limit: 0}, want: []string{"abcdef\n"}},
-	{name: "negative limit is no cap", in: "abcdef\n", opt: linereader.Options{Limit: -1}, want: []string{"abcdef\n"}},
 	{name: "limit one", in: "ab\n", opt: linereader.Options{Limit: 1}, want: []string{"a", "b", "\n"}, lineNos: []int64{0, 0, 1}},
 
 	// UTF8.

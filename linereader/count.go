@@ -1,0 +1,278 @@
+package linereader
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sync"
+)
+
+// countPolicy says when and how Count reads a file in parallel sections.
+type countPolicy struct {
+	minFile    int64 // smallest file counted in parallel: below it, workers cost more than they save
+	minSection int64 // smallest section handed to a worker
+	readSize   int   // bytes per ReadAt in a worker, and per Read when counting a stream
+}
+
+// parallelCount is Count's policy; tests lower it to run the parallel path on small files.
+var parallelCount = countPolicy{minFile: 4 << 20, minSection: 4 << 20, readSize: 1 << 20}
+
+// Count returns the number of records in the named file, reading it in up to `workers`
+// sections at once when the options are splittable, sequentially otherwise; workers < 1
+// means runtime.NumCPU().
+//
+// A regular file is counted by CountAt over the size it has when Count opens it: see
+// CountAt for how, and for what happens if the file changes meanwhile. A pipe, a device
+// or anything else that is not a regular file has no size to split: it is counted by one
+// sequential read to its end. Invalid options are reported before the file is opened. On
+// any error the count returned is 0.
+func Count(name string, opt Options, workers int) (int64, error) {
+	if err := opt.Validate(); err != nil {
+		return 0, err
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	if st.Mode().IsRegular() {
+		return CountAt(f, st.Size(), opt, workers)
+	}
+	cfg := newConfig(opt)
+	if !countsSeparators(cfg) {
+		return countRecords(New(f, opt))
+	}
+	return countStream(f, cfg, parallelCount.readSize)
+}
+
+// CountAt returns the number of records in the first size bytes of ra: Count over a file
+// the caller has already opened (an *os.File, a memory-mapped file, a bytes.Reader), so
+// that the bytes counted are those of the file in hand, not of whatever its name points
+// to by then. It reads the input in up to `workers` sections at once when the options
+// are splittable, sequentially otherwise; workers < 1 means runtime.NumCPU(). Sections
+// are read by concurrent ReadAt calls, which io.ReaderAt allows.
+//
+// Invalid options (see Options.Validate) and a negative size are reported before
+// anything is read. On any error the count returned is 0.
+//
+// With a separator that cannot overlap itself, no Limit and no MaxRecord, the count is the
+// number of separators, plus one for an unterminated last record: it is counted with
+// bytes.Count over large reads, without cutting records. An input of 4 MiB or more is
+// counted in sections of at least 4 MiB by up to `workers` goroutines. Smaller inputs and
+// other options are counted by one sequential read.
+//
+// Only [0, size) is read: bytes past it, such as those appended to a file after its size
+// was taken, are not counted. The input must not shrink below size while it is counted:
+// if it does, CountAt returns an error that wraps io.ErrUnexpectedEOF, never a short count.
+func CountAt(ra io.ReaderAt, size int64, opt Options, workers int) (int64, error) {
+	if err := opt.Validate(); err != nil {
+		return 0, err
+	}
+	if size < 0 {
+		return 0, fmt.Errorf("linereader: CountAt with a negative size (%d)", size)
+	}
+	if workers < 1 {
+		workers = runtime.NumCPU()
+	}
+	if opt.Decompress && formatAt(ra) == "" {
+		opt.Decompress = false // plain input: its separators can be counted as they are
+	}
+	cfg := newConfig(opt)
+	src := &sizedReader{ra: ra, size: size}
+	if !countsSeparators(cfg) {
+		return countRecords(New(src, opt))
+	}
+	pol := parallelCount
+	if size < pol.minFile || workers == 1 {
+		return countStream(src, cfg, pol.readSize)
+	}
+	return countParallel(ra, size, cfg, workers, pol)
+}
+
+// countsSeparators reports whether records can be counted as separators, without cutting
+// them: a separator that cannot overlap itself, no Limit (splittable says both), no
+// MaxRecord to check each record against, and bytes that are the records' own (not
+// compressed).
+func countsSeparators(cfg config) bool {
+	return cfg.splittable() == nil && cfg.opt.MaxRecord == 0 && !cfg.opt.Decompress
+}
+
+// sizedReader reads [0, size) of ra from the start, as an io.Reader. An end of input before
+// size means the input shrank since its size was taken: an error wrapping
+// io.ErrUnexpectedEOF, as readFullAt reports it.
+type sizedReader struct {
+	ra   io.ReaderAt
+	off  int64 // the next byte to read
+	size int64
+}
+
+func (s *sizedReader) Read(p []byte) (int, error) {
+	if s.off >= s.size {
+		return 0, io.EOF
+	}
+	p = p[:min(int64(len(p)), s.size-s.off)]
+	if len(p) == 0 {
+		return 0, nil
+	}
+	err := readFullAt(s.ra, p, s.off)
+	if err != nil {
+		return 0, err
+	}
+	s.off += int64(len(p))
+	return len(p), nil
+}
+
+// countRecords counts the records of r with a Next loop; on an error the count is 0, as
+// on the other paths.
+func countRecords(r *Reader) (int64, error) {
+	var n int64
+	for r.Next() {
+		n++
+	}
+	if err := r.Err(); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// countStream counts separators in one sequential read, keeping the last len(sep)-1 bytes
+// of each read so that a separator straddling two reads is counted once.
+func countStream(src io.Reader, cfg config, readSize int) (int64, error) {
+	sep := cfg.sep
+	buf := make([]byte, max(cfg.readSize, readSize)+len(sep))
+	var occ int64
+	keep, total := 0, int64(0)
+	endsWithSep := false
+	empties := 0
+	for {
+		n, err := src.Read(buf[keep:])
+		if n > 0 {
+			empties = 0
+			total += int64(n)
+			data := buf[:keep+n]
+			occ += int64(bytes.Count(data, sep))
+			endsWithSep = bytes.HasSuffix(data, sep)
+			// A separator cannot overlap itself, so the carried bytes hold no whole one.
+			keep = min(len(sep)-1, len(data))
+			copy(buf, data[len(data)-keep:])
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+		if n == 0 {
+			if empties++; empties >= maxEmptyReads {
+				return 0, io.ErrNoProgress
+			}
+		}
+	}
+	if total > 0 && !endsWithSep {
+		occ++
+	}
+	return occ, nil
+}
+
+// countParallel splits [0, size) of src into sections handed out to workers; each counts
+// the separators that start inside its section, reading len(sep)-1 bytes past it.
+func countParallel(src io.ReaderAt, size int64, cfg config, workers int, pol countPolicy) (int64, error) {
+	sep := cfg.sep
+	// About 8 sections per worker, so that a worker slowed by the other load on the
+	// machine leaves its share to the others.
+	section := max(pol.minSection, size/int64(workers*8), 1)
+	nsections := (size + section - 1) / section
+	var (
+		mu    sync.Mutex
+		total int64
+		first error
+		next  int64
+		wg    sync.WaitGroup
+	)
+	for w := 0; w < workers && int64(w) < nsections; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, pol.readSize+len(sep)-1)
+			var occ int64
+			for {
+				mu.Lock()
+				k := next
+				next++
+				stop := first != nil
+				mu.Unlock()
+				if k >= nsections || stop {
+					break
+				}
+				lo, hi := k*section, min((k+1)*section, size)
+				n, err := countRange(src, lo, hi, size, sep, buf)
+				if err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+					return
+				}
+				occ += n
+			}
+			mu.Lock()
+			total += occ
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		return 0, first
+	}
+	if size == 0 {
+		return 0, nil
+	}
+	// An unterminated last record counts too.
+	tail := make([]byte, min(int64(len(sep)), size))
+	if err := readFullAt(src, tail, size-int64(len(tail))); err != nil {
+		return 0, err
+	}
+	if !bytes.Equal(tail, sep) {
+		total++
+	}
+	return total, nil
+}
+
+// countRange counts the separators that start in [lo, hi) of src, whose size is size.
+func countRange(src io.ReaderAt, lo, hi, size int64, sep, buf []byte) (int64, error) {
+	var occ int64
+	overlap := int64(len(sep) - 1)
+	for pos := lo; pos < hi; {
+		step := min(int64(len(buf))-overlap, hi-pos)
+		want := min(step+overlap, size-pos)
+		if err := readFullAt(src, buf[:want], pos); err != nil {
+			return 0, err
+		}
+		// buf[step:want] is shorter than sep, so no separator starting there is counted:
+		// it belongs to the next step, which sees it whole.
+		occ += int64(bytes.Count(buf[:want], sep))
+		pos += step
+	}
+	return occ, nil
+}
+
+// readFullAt reads len(p) bytes at off. Fewer bytes than the size counting started with mean
+// the input shrank: that is an error wrapping io.ErrUnexpectedEOF, never a short count.
+func readFullAt(src io.ReaderAt, p []byte, off int64) error {
+	n, err := src.ReadAt(p, off)
+	if n == len(p) {
+		return nil
+	}
+	if err == nil || err == io.EOF {
+		return fmt.Errorf("linereader: the file shrank while it was counted (%d of %d bytes at offset %d): %w",
+			n, len(p), off, io.ErrUnexpectedEOF)
+	}
+	return err
+}

@@ -1,0 +1,156 @@
+package linereader
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// countOptions cover every path of CountAt: separators counted sequentially or in
+// parallel (one byte, several, CRLF), and the options whose records must be cut one by
+// one (Paragraph, Whole, Limit, a self-overlapping Sep, MaxRecord, Decompress over input
+// that is not compressed, which passes unchanged).
+var countOptions = []Options{
+	{}, {Chomp: true}, {Sep: []byte("\r\n")}, {Sep: []byte("abc")}, {Sep: []byte("x")},
+	{Paragraph: true}, {Whole: true}, {Whole: true, Limit: 7}, {Limit: 5}, {Sep: []byte("aa")},
+	{MaxRecord: 1 << 20}, {Decompress: true},
+}
+
+// CountAt over a bytes.Reader and over an open file gives the count of Count on the same
+// file and of a Next loop, whichever path it takes: the policy is lowered so that inputs
+// of a few KiB are counted in parallel sections.
+func TestCountAtMatchesCountAndNextLoop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 1))
+	withCountPolicy(t, countPolicy{minFile: 1000, minSection: 100, readSize: 13})
+	dir := t.TempDir()
+	for _, size := range []int{0, 1, 2, 3, 99, 999, 1000, 1001, 4096, 12_345} {
+		in := sectionInput(rng, size)
+		name := filepath.Join(dir, fmt.Sprintf("f%d", size))
+		require.NoError(t, os.WriteFile(name, in, 0o644))
+		f, err := os.Open(name)
+		require.NoError(t, err)
+		for _, opt := range countOptions {
+			want := sequentialCount(t, in, opt)
+			for _, workers := range []int{0, 1, 2, 5} {
+				what := fmt.Sprintf("size %d options %+v workers %d", size, opt, workers)
+				got, err := CountAt(bytes.NewReader(in), int64(size), opt, workers)
+				require.NoError(t, err, what)
+				require.Equal(t, want, got, "CountAt(bytes.Reader) %s", what)
+
+				got, err = CountAt(f, int64(size), opt, workers)
+				require.NoError(t, err, what)
+				require.Equal(t, want, got, "CountAt(*os.File) %s", what)
+
+				got, err = Count(name, opt, workers)
+				require.NoError(t, err, what)
+				require.Equal(t, want, got, "Count %s", what)
+			}
+		}
+		require.NoError(t, f.Close())
+	}
+}
+
+// CountAt counts the records of [0, size) only: the bytes after it (a file appended to
+// after its size was taken) are not read, for every size from 0 to the whole input.
+func TestCountAtCountsOnlyThePrefix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 2))
+	withCountPolicy(t, countPolicy{minFile: 20, minSection: 7, readSize: 5})
+	in := sectionInput(rng, 300)
+	for _, opt := range countOptions {
+		for size := 0; size <= len(in); size++ {
+			want := sequentialCount(t, in[:size], opt)
+			for _, workers := range []int{1, 3} {
+				got, err := CountAt(bytes.NewReader(in), int64(size), opt, workers)
+				require.NoError(t, err)
+				require.Equal(t, want, got, "size %d of %d, options %+v, workers %d", size, len(in), opt, workers)
+			}
+		}
+	}
+}
+
+// An input shorter than the size given has shrunk since the size was taken: on every path
+// that is an error wrapping io.ErrUnexpectedEOF, and the count is 0, never a short count.
+func TestCountAtInputShorterThanSize(t *testing.T) {
+	withCountPolicy(t, countPolicy{minFile: 100, minSection: 50, readSize: 16})
+	in := bytes.Repeat([]byte("record\n"), 100)
+	for _, opt := range countOptions {
+		for _, workers := range []int{1, 2} {
+			for _, short := range []int{1, 7, len(in) / 2, len(in)} {
+				n, err := CountAt(bytes.NewReader(in[:len(in)-short]), int64(len(in)), opt, workers)
+				require.ErrorIs(t, err, io.ErrUnexpectedEOF, "options %+v workers %d, %d bytes short", opt, workers, short)
+				assert.ErrorContains(t, err, "shrank")
+				assert.Zero(t, n)
+			}
+		}
+	}
+}
+
+// A read error is returned as is, with a count of 0, on every path.
+func TestCountAtReadError(t *testing.T) {
+	withCountPolicy(t, countPolicy{minFile: 100, minSection: 50, readSize: 16})
+	boom := errors.New("boom")
+	in := bytes.Repeat([]byte("record\n"), 100)
+	for _, opt := range countOptions {
+		for _, workers := range []int{1, 2} {
+			src := &errorAfterReaderAt{ra: bytes.NewReader(in), at: 300, err: boom}
+			n, err := CountAt(src, int64(len(in)), opt, workers)
+			require.ErrorIs(t, err, boom, "options %+v workers %d", opt, workers)
+			assert.Zero(t, n)
+		}
+	}
+}
+
+func TestCountAtSizeZeroAndNegative(t *testing.T) {
+	n, err := CountAt(bytes.NewReader([]byte("a\nb\n")), 0, Options{}, 2)
+	require.NoError(t, err)
+	assert.Zero(t, n)
+
+	n, err = CountAt(bytes.NewReader([]byte("a\nb\n")), -1, Options{}, 2)
+	assert.EqualError(t, err, "linereader: CountAt with a negative size (-1)")
+	assert.Zero(t, n)
+}
+
+// The command counts the file it opened: the count is that of the open file even after
+// its name has been made to point to another file.
+func TestCountAtReadsTheOpenFileNotTheName(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "f")
+	require.NoError(t, os.WriteFile(name, []byte("1\n2\n3\n"), 0o644))
+	f, err := os.Open(name)
+	require.NoError(t, err)
+	defer f.Close()
+	st, err := f.Stat()
+	require.NoError(t, err)
+	other := filepath.Join(dir, "other")
+	require.NoError(t, os.WriteFile(other, []byte("only one\n"), 0o644))
+	require.NoError(t, os.Rename(other, name))
+
+	n, err := CountAt(f, st.Size(), Options{}, 2)
+	require.NoError(t, err)
+	assert.Equal(t, int64(3), n)
+	n, err = Count(name, Options{}, 2)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), n)
+}
+
+// errorAfterReaderAt fails every read that reaches offset at.
+type errorAfterReaderAt struct {
+	ra  io.ReaderAt
+	at  int64
+	err error
+}
+
+func (e *errorAfterReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if off+int64(len(p)) > e.at {
+		return 0, e.err
+	}
+	return e.ra.ReadAt(p, off)
+}

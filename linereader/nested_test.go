@@ -1,0 +1,380 @@
+package linereader
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Iterators nest: any iterator may be used inside another's loop body on the same
+// Reader, while read-ahead runs, and the records taken inside and outside add up to the
+// input, in order. Regression test for the data race of round 1, where Views and Runs
+// read the engine's state while the read-ahead producer wrote it.
+
+// iterKind is one way of taking records from a Reader.
+type iterKind string
+
+const (
+	kindNext    iterKind = "Next"
+	kindLines   iterKind = "Lines"
+	kindViews   iterKind = "Views"
+	kindBatches iterKind = "Batches"
+	kindRuns    iterKind = "Runs"
+	kindPieces  iterKind = "Pieces"
+)
+
+var iterKinds = []iterKind{kindNext, kindLines, kindViews, kindBatches, kindRuns, kindPieces}
+
+// take runs iterator k on r, calling each(p) for every slice it yields (a record, a piece,
+// a run or each record of a batch), until each returns false or the input ends, and
+// after (when not nil) once the loop body is done with what one step yielded: a batch is
+// given whole, so the records a nested loop takes come after all of the batch's.
+func take(r *Reader, k iterKind, each func(p []byte) bool, after func()) {
+	if after == nil {
+		after = func() {}
+	}
+	var seq iter.Seq[[]byte]
+	switch k {
+	case kindNext:
+		for r.Next() {
+			if !each(r.Bytes()) {
+				return
+			}
+			after()
+		}
+		return
+	case kindLines:
+		seq = r.Lines()
+	case kindViews:
+		seq = r.Views()
+	case kindRuns:
+		seq = r.Runs()
+	case kindPieces:
+		seq = r.Pieces()
+	case kindBatches:
+		for batch := range r.Batches() {
+			more := true
+			for _, rec := range batch {
+				// The whole batch is the caller's once given: every record counts as taken.
+				more = each(rec) && more
+			}
+			if !more {
+				return
+			}
+			after()
+		}
+		return
+	}
+	for p := range seq {
+		if !each(p) {
+			return
+		}
+		after()
+	}
+}
+
+// work is a loop body that costs real time per record, so that the policy reads ahead.
+func work(p []byte) uint32 {
+	h := uint32(2166136261)
+	for range 30 {
+		for _, c := range p {
+			h = (h ^ uint32(c)) * 16777619
+		}
+	}
+	return h
+}
+
+func nestedInput(lines int) []byte {
+	var b bytes.Buffer
+	for i := range lines {
+		fmt.Fprintf(&b, "line %d of the nested test%s\n", i, strings.Repeat("x", i%37))
+	}
+	return b.Bytes()
+}
+
+func TestNestedIteratorsWhileReadingAhead(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("read-ahead needs two CPUs")
+	}
+	in := nestedInput(6000)
+	name := filepath.Join(t.TempDir(), "in.txt")
+	require.NoError(t, os.WriteFile(name, in, 0o644))
+	base := runtime.NumGoroutine()
+	for _, forcedRA := range []bool{true, false} {
+		for _, outer := range iterKinds {
+			for _, inner := range iterKinds {
+				what := fmt.Sprintf("forced %v, %s inside %s", forcedRA, inner, outer)
+				r, err := Open(name, Options{BufferSize: 1024})
+				require.NoError(t, err)
+				if forcedRA {
+					ForceReadAhead(r)
+				}
+				var got bytes.Buffer
+				n, sawRA := 0, false
+				nest := false
+				take(r, outer, func(p []byte) bool {
+					got.Write(p)
+					sawRA = sawRA || r.ra != nil
+					if !forcedRA {
+						sink += work(p) // slow enough for the policy to start read-ahead
+					}
+					if n++; n%500 == 250 {
+						nest = true
+					}
+					return true
+				}, func() {
+					if !nest {
+						return
+					}
+					nest = false
+					k := 0
+					take(r, inner, func(q []byte) bool {
+						got.Write(q)
+						k++
+						return k < 3
+					}, nil)
+				})
+				require.NoError(t, r.Err(), what)
+				require.True(t, bytes.Equal(in, got.Bytes()), "%s: records inside and outside do not add up to the input", what)
+				require.Equal(t, int64(len(in)), r.Stats().Bytes, what)
+				require.Equal(t, int64(6000), r.LineNo(), what)
+				if outer == kindLines || outer == kindBatches {
+					require.True(t, sawRA, "%s: read-ahead never ran", what)
+				}
+				require.NoError(t, r.Close())
+				require.Nil(t, r.ra, what)
+			}
+		}
+	}
+	waitGoroutines(t, base)
+}
+
+// waitGoroutines fails the test if more than base goroutines are left after a while.
+func waitGoroutines(t *testing.T, base int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	require.LessOrEqual(t, runtime.NumGoroutine(), base, "goroutines leaked")
+}
+
+// iter.Pull over Lines: run to the end without calling stop, or stopped early; either
+// way the producer is gone and every record was seen once.
+func TestReadAheadWithPull(t *testing.T) {
+	in := nestedInput(5000)
+	base := runtime.NumGoroutine()
+	for _, early := range []bool{false, true} {
+		r := forced(bytes.NewReader(in), Options{BufferSize: 512})
+		next, stop := iter.Pull(r.Lines())
+		var got bytes.Buffer
+		for i := 0; ; i++ {
+			rec, ok := next()
+			if !ok {
+				break
+			}
+			got.Write(rec)
+			if early && i == 1000 {
+				stop()
+				break
+			}
+		}
+		require.Nil(t, r.ra, "producer still running after Pull ended")
+		for r.Next() {
+			got.Write(r.Bytes())
+		}
+		require.Equal(t, in, got.Bytes())
+	}
+	waitGoroutines(t, base)
+}
+
+// A source that panics while the producer reads it: the panic comes back as the error
+// of the loop, after every record read before it.
+func TestReadAheadProducerPanic(t *testing.T) {
+	in := nestedInput(3000)
+	src := &panicReader{r: bytes.NewReader(in), after: len(in) / 2}
+	r := forced(src, Options{BufferSize: 256})
+	var got bytes.Buffer
+	for rec := range r.Lines() {
+		got.Write(rec)
+	}
+	require.ErrorContains(t, r.Err(), "panic while reading ahead: source exploded")
+	require.True(t, bytes.HasPrefix(in, got.Bytes()))
+	require.Greater(t, got.Len(), len(in)/2-512, "records read before the panic were lost")
+}
+
+type panicReader struct {
+	r     io.Reader
+	n     int
+	after int
+}
+
+func (p *panicReader) Read(b []byte) (int, error) {
+	if p.n >= p.after {
+		panic("source exploded")
+	}
+	n, err := p.r.Read(b)
+	p.n += n
+	return n, err
+}
+
+// Pieces yields exactly the records of Next, cut into pieces when they do not fit in the
+// buffer, with the same line numbers and errors, in bounded memory.
+func TestPiecesMatchRecords(t *testing.T) {
+	opts := []Options{
+		{}, {Chomp: true}, {Sep: []byte("ab")}, {Sep: []byte("aba"), Chomp: true},
+		{Sep: []byte("\r\n"), Chomp: true}, {Paragraph: true}, {Paragraph: true, Chomp: true},
+		{Whole: true}, {Limit: 7}, {Limit: 150, UTF8: true}, {Limit: 90, Sep: []byte("ab")},
+		{MaxRecord: 100}, {MaxRecord: 100, Sep: []byte("ba")},
+	}
+	patterns := map[string]func(io.Reader) io.Reader{
+		"plain": func(r io.Reader) io.Reader { return r },
+		"one":   iotest.OneByteReader,
+		"half":  iotest.HalfReader,
+		"eof":   iotest.DataErrReader,
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for iter := range 300 {
+		// Long records: few separators.
+		in := randomInput(rng, rng.IntN(4000))
+		for i := range in {
+			if in[i] == '\n' && rng.IntN(8) != 0 {
+				in[i] = 'c'
+			}
+		}
+		for _, opt := range opts {
+			opt.BufferSize = 1 + rng.IntN(48)
+			want, _, wantErr := plainRecords(in, opt, bytesSource)
+			for name, pat := range patterns {
+				what := fmt.Sprintf("iter %d opt %+v %s", iter, opt, name)
+				r := New(pat(bytes.NewReader(in)), opt)
+				var got []seen
+				var rec []byte
+				var off int64 = -1
+				for p := range r.Pieces() {
+					if off < 0 {
+						off = r.Offset()
+					}
+					rec = append(rec, p...)
+					if r.Partial() {
+						require.Less(t, len(p), 4*opt.BufferSize+16, what)
+						continue
+					}
+					got = append(got, seen{string(rec), r.LineNo(), off})
+					rec, off = rec[:0], -1
+				}
+				requireSame(t, want, got, what)
+				require.Equal(t, fmt.Sprint(wantErr), fmt.Sprint(r.Err()), what)
+				var tl *TooLongError
+				if errors.As(wantErr, &tl) {
+					var gotTL *TooLongError
+					require.ErrorAs(t, r.Err(), &gotTL, what)
+					require.Equal(t, *tl, *gotTL, what)
+				}
+				// Bounded: the buffer never holds a long record whole.
+				require.LessOrEqual(t, r.Stats().Buffer.PeakCap, 8*opt.BufferSize+64, what)
+			}
+		}
+	}
+}
+
+// Pieces of a record longer than the buffer keep memory at a few buffers, however long.
+func TestPiecesOfAHugeRecord(t *testing.T) {
+	in := append(bytes.Repeat([]byte("0123456789"), 3<<20), '\n') // 30 MiB and a newline
+	r := New(bytes.NewReader(in), Options{BufferSize: 64 << 10, Chomp: true})
+	total, pieces := 0, 0
+	for p := range r.Pieces() {
+		total += len(p)
+		pieces++
+		if !r.Partial() {
+			require.Equal(t, int64(1), r.LineNo())
+		}
+	}
+	require.NoError(t, r.Err())
+	require.Equal(t, len(in)-1, total)
+	require.Greater(t, pieces, 400)
+	require.LessOrEqual(t, r.Stats().Buffer.PeakCap, 256<<10)
+}
+
+// The buffer for a longest record of L bytes: under 2(L+BufferSize) while doubling,
+// and (past 64 MiB) under 1.25L + 2 BufferSize.
+func TestBufferForLongRecords(t *testing.T) {
+	sizes := []int{100 << 10, 1 << 20, 5<<20 + 3, 20 << 20}
+	if !testing.Short() {
+		sizes = append(sizes, 100<<20)
+	}
+	for _, L := range sizes {
+		rs := 64 << 10
+		in := append(bytes.Repeat([]byte("y"), L-1), '\n')
+		in = append(in, "short\n"...)
+		r := New(bytes.NewReader(in), Options{BufferSize: rs})
+		n := 0
+		for rec := range r.Views() {
+			n++
+			if n == 1 {
+				require.Len(t, rec, L)
+			}
+		}
+		require.NoError(t, r.Err())
+		peak := r.Stats().Buffer.PeakCap
+		if L < bigBuffer {
+			require.LessOrEqual(t, peak, 2*(L+rs), "L %d", L)
+		} else {
+			require.LessOrEqual(t, float64(peak), 1.25*float64(L)+2*float64(rs), "L %d", L)
+		}
+		// Reset gives a buffer grown past four times BufferSize back, and keeps a
+		// smaller one (a soft reset).
+		before := r.e.buf.Cap()
+		r.Reset(bytes.NewReader(nil))
+		if before > 4*rs {
+			require.Equal(t, rs, r.e.buf.Cap(), "L %d", L)
+		} else {
+			require.Equal(t, before, r.e.buf.Cap(), "L %d", L)
+		}
+	}
+}
+
+// Release gives a grown buffer back at once and the reader goes on with the same records.
+func TestReleaseKeepsRecords(t *testing.T) {
+	long := string(bytes.Repeat([]byte("z"), 1<<20)) + "\n"
+	in := []byte(long + "a\nb\n" + long + "c\n")
+	want, _, _ := plainRecords(in, Options{BufferSize: 4096}, bytesSource)
+	r := New(bytes.NewReader(in), Options{BufferSize: 4096})
+	var got []seen
+	for r.Next() {
+		got = append(got, seen{string(r.Bytes()), r.LineNo(), r.Offset()})
+		r.Release()
+		require.LessOrEqual(t, r.e.buf.Cap(), max(4096, r.e.buf.Len()))
+	}
+	requireSame(t, want, got, "release after every record")
+	require.NoError(t, r.Err())
+}
+
+// During a loop, a buffer grown for one long record is given back once a buffer's worth
+// of ordinary records has passed.
+func TestLongRecordBufferGivenBackDuringLoop(t *testing.T) {
+	var b bytes.Buffer
+	b.Write(bytes.Repeat([]byte("q"), 4<<20))
+	b.WriteByte('\n')
+	for range 600000 {
+		b.WriteString("an ordinary line of text\n")
+	}
+	r := New(bytes.NewReader(b.Bytes()), Options{BufferSize: 4096})
+	for range r.Views() {
+	}
+	require.NoError(t, r.Err())
+	require.GreaterOrEqual(t, r.Stats().Buffer.PeakCap, 4<<20)
+	require.LessOrEqual(t, r.e.buf.Cap(), 1<<20, "the long record's buffer was kept")
+}
