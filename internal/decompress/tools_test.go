@@ -2,10 +2,13 @@ package decompress_test
 
 import (
 	"bytes"
+	"errors"
 	"os/exec"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/foreachio/foreach/internal/decompress"
 	"github.com/foreachio/foreach/testdata/gen/corpus"
@@ -147,5 +150,23 @@ func TestToolsEmpty(t *testing.T) {
 				t.Fatalf("%q, %v, format %q", got, err, f)
 			}
 		})
+	}
+}
+
+// TestToolsZstdWindowLimit: like zstd -d without --memory, the Reader
+// reads frames with windows up to 128 MiB (--long=27) and refuses larger
+// ones (--long=28) before allocating them.
+func TestToolsZstdWindowLimit(t *testing.T) {
+	input := bytes.Repeat([]byte("0123456789\n"), 100)
+	got, err, _ := decode(t, compress(t, "zstd -c -q --long=27", input), nil)
+	if err != nil || !bytes.Equal(got, input) {
+		t.Fatalf("--long=27: %v, %d bytes", err, len(got))
+	}
+	got, err, _ = decode(t, compress(t, "zstd -c -q --long=28", input), nil)
+	if err == nil || len(got) != 0 {
+		t.Fatalf("--long=28: %d bytes, error %v; want none and an error", len(got), err)
+	}
+	if !errors.Is(err, zstd.ErrWindowSizeExceeded) && !errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+		t.Fatalf("--long=28: %v, want the window refused", err)
 	}
 }
