@@ -8,7 +8,8 @@ package linereader_test
 //
 // Every case runs through every path a caller has to its records:
 //
-//   - iterators: Next, Lines, Views (each record copied), Batches, Runs and Foreach; Lines
+//   - iterators: Next, Lines, Views (each record copied), Batches, Runs, Pieces (the pieces
+//     of each record joined) and Foreach; Lines
 //     and Batches also with read-ahead forced (ForceReadAhead, right after New), so that the
 //     read-ahead layer meets every case;
 //   - read patterns: a bytes.Reader, one byte per Read, half reads, the last data together
@@ -31,9 +32,11 @@ package linereader_test
 // and with ours where it deliberately does not; for a deliberate difference the test also
 // asserts that Ruby's records really differ from ours. Batches and Foreach give no line
 // number per record: their records are compared, and for Batches the line number after the
-// loop. Runs is split after every separator where runs of several records are allowed (see
-// Runs), so its records and line numbers are compared one by one; otherwise its runs are
-// compared as one concatenation, with the line number after the loop. An error pattern must
+// loop. Where runs of several records are allowed (see Runs), the runs joined are split after
+// every separator and compared record by record, and LineNo during each run must count the
+// records completed so far; otherwise the runs are compared as one concatenation, with the
+// line number after the loop. Runs are never assumed to end on a record boundary: a record
+// longer than the buffer may come in pieces. An error pattern must
 // end with its error from Err, every other with nil.
 
 import (
@@ -369,29 +372,41 @@ func runsSplit(opt linereader.Options) bool {
 	return splittable(opt) && !opt.Chomp && opt.MaxRecord == 0
 }
 
-// splitRuns cuts runs after every occurrence of sep. LineNo during a run is the line number
-// after its last record; with no Limit every record counts one, so the records before it in
-// the run have the numbers just below.
-func splitRuns(runs []oracleRecord, sep []byte) []oracleRecord {
+// checkRunsSplit checks what Runs yielded where runs of several records are allowed: the
+// runs joined, split after every separator (with no Limit every record counts one line),
+// must be want, and LineNo during each run must be the line number of the last record that
+// the runs so far complete. A run may end inside a record (a long record comes in pieces),
+// so runs are never assumed to hold whole records.
+func checkRunsSplit(runs, want []oracleRecord, sep []byte) string {
 	if len(sep) == 0 {
 		sep = []byte("\n")
 	}
-	var out []oracleRecord
-	for _, run := range runs {
-		var pieces [][]byte
-		for rest := run.Data; len(rest) > 0; {
-			n := len(rest)
-			if i := bytes.Index(rest, sep); i >= 0 {
-				n = i + len(sep)
-			}
-			pieces = append(pieces, rest[:n])
-			rest = rest[n:]
+	joined := joinRecords(runs)
+	var split []oracleRecord
+	for rest := joined; len(rest) > 0; {
+		n := len(rest)
+		if i := bytes.Index(rest, sep); i >= 0 {
+			n = i + len(sep)
 		}
-		for i, p := range pieces {
-			out = append(out, oracleRecord{p, run.LineNo - int64(len(pieces)-1-i)})
+		split = append(split, oracleRecord{rest[:n], int64(len(split) + 1)})
+		rest = rest[n:]
+	}
+	if !sameOracleRecords(split, want) {
+		return fmt.Sprintf("runs %v split after every separator give %v, want %v", runs, split, want)
+	}
+	var end, done int // bytes yielded so far; records of want that they complete
+	complete := 0     // bytes of those records
+	for j, run := range runs {
+		end += len(run.Data)
+		for done < len(want) && complete+len(want[done].Data) <= end {
+			complete += len(want[done].Data)
+			done++
+		}
+		if w := lastLineNo(want[:done]); run.LineNo != w {
+			return fmt.Sprintf("runs %v: LineNo %d during run %d, which completes %d records (line %d)", runs, run.LineNo, j, done, w)
 		}
 	}
-	return out
+	return ""
 }
 
 func joinRecords(recs []oracleRecord) []byte {
@@ -442,7 +457,7 @@ func checkRun(it oracleIterator, got oracleRun, want []oracleRecord, opt linerea
 	recs := got.recs
 	switch {
 	case it.runs && runsSplit(opt):
-		recs = splitRuns(recs, opt.Sep)
+		return checkRunsSplit(recs, want, opt.Sep)
 	case it.runs:
 		if g, w := joinRecords(recs), joinRecords(want); !bytes.Equal(g, w) {
 			return fmt.Sprintf("runs joined %q, want %q", g, w)
