@@ -91,16 +91,24 @@ func (e *engine) batch(c *chunk, maxRec int) bool {
 			c.refused = len(rec)
 			break
 		}
-		if len(block)+len(rec) > cap(block) {
-			if len(c.recs) > 0 {
-				e.unread() // it starts the next batch, in a block of its own
-				break
-			}
-			block = make([]byte, 0, max(batchBytes, len(rec)))
+		if len(block)+len(rec) > cap(block) && len(c.recs) > 0 {
+			e.unread() // it starts the next batch, in a block of its own
+			break
 		}
-		i := len(block)
-		block = append(block, rec...)
-		rec = block[i:len(block):len(block)]
+		switch {
+		case len(c.recs) == 0 && len(rec) >= batchBytes:
+			// A batch of its own, its block an exact copy (make and copy of the same
+			// length: a large block is not zeroed first).
+			block = clone(rec)
+			rec = block
+		case len(c.recs) == 0:
+			block = make([]byte, 0, batchBytes)
+			fallthrough
+		default:
+			i := len(block)
+			block = append(block, rec...)
+			rec = block[i:len(block):len(block)]
+		}
 		c.recs = append(c.recs, rec)
 		c.meta = append(c.meta, recMeta{e.off, e.lineNo, e.end()})
 		c.size += int64(len(rec))

@@ -22,9 +22,11 @@ import (
 //   - While: the caller times its waits for the producer; after at least judgeBytes and
 //     judgeTime, if it waited more than idleShare percent of the time, its body is too
 //     light for the second core to pay, and read-ahead stops.
-//   - After: a producer that stopped (idle, or at a record larger than its budget) is
-//     not started again before retryBytes more of input, doubling at each failure in a
-//     row, up to maxBackoff doublings.
+//   - After: a producer that stopped because it did not pay is not started again before
+//     retryBytes more of input, doubling at each failure in a row, up to maxBackoff
+//     doublings. One that stopped at a record larger than a chunk (it never copies
+//     those: their copy on another core costs the caller more in cache misses than it
+//     saves) may start again after that record.
 //
 // Only a regular file is read ahead: a read from a pipe, a terminal or a socket can block
 // for ever, and stopping the producer (when the loop breaks) would wait for it; a
@@ -120,8 +122,9 @@ func (p *policy) sample(engineNs, bodyNs int64, size int) {
 	}
 	p.countdown = max(1, min(every, sampleBytes/(size+1)))
 	// Each sample votes, so that one step slowed by a page fault, a collection or the
-	// scheduler cannot swing the decision as it would swing a sum of times.
-	if bodyNs*100 >= engineNs*startShare {
+	// scheduler cannot swing the decision as it would swing a sum of times. A record
+	// larger than a chunk votes against: the producer would not take it.
+	if bodyNs*100 >= engineNs*startShare && size <= chunkBytes {
 		p.votes++
 	}
 	if p.samples++; p.samples >= need {
@@ -162,14 +165,6 @@ func (p *policy) stopped(end int64) {
 	p.fails++
 	p.want = p.mode != policyAuto
 	p.samples, p.votes = 0, 0
-}
-
-// ended takes note of a producer that returned by itself: at the end of the input, or at
-// a record too large to read ahead, which counts as not paying.
-func (p *policy) ended(refused bool, end int64) {
-	if refused {
-		p.stopped(end)
-	}
 }
 
 // mayStart reports whether a producer may start now, the engine being where it is.

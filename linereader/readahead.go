@@ -18,8 +18,8 @@ import (
 //     then the engine's).
 //   - Memory: the producer copies a record only when the bytes copied and not yet given
 //     to the caller stay within budget (4 MiB) with it, and it never reads ahead a
-//     record larger than budget: it stops there and the caller's loop goes on without
-//     it. So at most budget bytes of records are ever in flight.
+//     record larger than a chunk (64 KiB): it stops there and the caller's loop reads
+//     that record itself. So at most budget bytes of records are ever in flight.
 //   - Failure: a panic in the producer (a source whose Read panics) comes back as the
 //     engine's error, not a crash.
 //
@@ -47,7 +47,7 @@ type readAhead struct {
 	// Set by the producer before done is closed, read by the caller after it.
 	cur     *chunk // the chunk being filled
 	left    *chunk // a chunk produced but not sent when stop came or the producer panicked
-	refused bool   // the producer stopped at a record larger than budget
+	refused bool   // the producer stopped at a record larger than a chunk
 }
 
 func startReadAhead(e *engine, batches bool) *readAhead {
@@ -65,7 +65,7 @@ func startReadAhead(e *engine, batches bool) *readAhead {
 }
 
 // produce runs the engine until the input ends, the caller stops it, or a record is too
-// large to read ahead.
+// large to read ahead (larger than chunkBytes).
 func (ra *readAhead) produce() {
 	defer close(ra.done)
 	defer close(ra.ch)
@@ -145,7 +145,7 @@ func (ra *readAhead) fillLines(c *chunk) bool {
 			return false
 		}
 		n := int64(e.hi - e.lo)
-		if n > budget {
+		if n > chunkBytes {
 			e.unread()
 			ra.refused = true
 			return false
@@ -183,11 +183,11 @@ func (ra *readAhead) fillBatch(c *chunk) bool {
 	if !ra.waitRoom(batchBytes) {
 		return false
 	}
-	for !ra.e.batch(c, int(ra.allowance())) {
+	for !ra.e.batch(c, int(min(ra.allowance(), chunkBytes))) {
 		if c.refused == 0 {
 			return false // the input is over
 		}
-		if c.refused > budget {
+		if c.refused > chunkBytes {
 			ra.refused = true
 			return false
 		}
@@ -242,7 +242,6 @@ func (r *Reader) receive() bool {
 			r.queue = append(r.queue, ra.left)
 		}
 		r.ra = nil
-		r.pol.ended(ra.refused, r.e.end())
 		return false
 	}
 	r.snap = c.stats

@@ -302,21 +302,23 @@ func TestReadAheadOnlyForRegularFiles(t *testing.T) {
 }
 
 // Read-ahead never holds more than budget bytes of records ahead of the caller, and
-// never reads ahead a record larger than budget: the caller reads that one itself.
+// never reads ahead a record larger than a chunk: the caller reads that one itself.
 func TestReadAheadBoundsMemory(t *testing.T) {
-	for _, size := range []int{1 << 20, 3 << 20, budget, budget + 1, 8 << 20} {
+	for _, size := range []int{40 << 10, chunkBytes, chunkBytes + 1, 1 << 20, 8 << 20} {
 		big := append(bytes.Repeat([]byte("x"), size-1), '\n')
-		in := bytes.Repeat(big, 6)
+		count := max(6, 3*budget/size)
+		in := bytes.Repeat(big, count)
 		for _, batches := range []bool{false, true} {
 			r := forced(bytes.NewReader(in), Options{})
-			n := 0
+			n, ahead := 0, 0
 			check := func() {
 				if r.ra != nil {
+					ahead++
 					require.LessOrEqual(t, r.ra.inflight.Load(), int64(budget), "size %d", size)
 				}
-				if size > budget {
-					for _, c := range r.queue {
-						require.Zero(t, c.size, "a record larger than budget was read ahead")
+				for _, c := range r.queue {
+					if size > chunkBytes {
+						require.Zero(t, len(c.recs), "a record larger than a chunk was read ahead")
 					}
 				}
 			}
@@ -336,7 +338,10 @@ func TestReadAheadBoundsMemory(t *testing.T) {
 				}
 			}
 			require.NoError(t, r.Err())
-			require.Equal(t, 6, n, "size %d batches %v", size, batches)
+			require.Equal(t, count, n, "size %d batches %v", size, batches)
+			if size <= chunkBytes {
+				require.Positive(t, ahead, "size %d batches %v: nothing was read ahead", size, batches)
+			}
 		}
 	}
 }
