@@ -82,9 +82,9 @@ record separator), as grep -H does, even the unterminated last line of a file.
 padding), then "COUNT total" when there are several files; reading standard
 input alone (no FILE) prints just the count. An unterminated last line counts.
 
-Memory: the plain copy, -n, -H, -c and -C/--ors with line separators pass a
-record of any length through in pieces. Paragraph mode (-p) and --whole
-without --limit need each record whole in memory: bound it with --max-record.
+Memory: every mode passes a record longer than the buffer through in pieces,
+so memory stays bounded whatever the input. Only --max-record holds a record
+whole (up to SIZE), so that a record it refuses is never partly printed.
 
 Output is written in large blocks; when an input is a pipe, terminal, socket
 or FIFO, what is pending is written before every read that may wait, so
@@ -100,8 +100,8 @@ func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
 	raw.sep = `\n`
 	fs.VarP(textValue{&raw.sep}, "sep", "s", "record separator")
 	fs.BoolVarP(&raw.null, "null", "0", false, `records end with NUL, as from find -print0 (same as --sep '\0')`)
-	fs.BoolVarP(&cfg.opt.Paragraph, "paragraph", "p", false, `paragraph mode: records end at a blank line (\n\n); each is held whole`)
-	fs.BoolVar(&cfg.opt.Whole, "whole", false, "the whole input is one record, held whole (with --limit: fixed-size pieces)")
+	fs.BoolVarP(&cfg.opt.Paragraph, "paragraph", "p", false, `paragraph mode: records end at a blank line (\n\n)`)
+	fs.BoolVar(&cfg.opt.Whole, "whole", false, "the whole input is one record (with --limit: fixed-size pieces)")
 	fs.StringVarP(&raw.limit, "limit", "l", "", "at most `N` bytes per record")
 	fs.BoolVar(&cfg.opt.UTF8, "utf8", false, "with --limit: a cut never splits a UTF-8 character")
 	fs.BoolVarP(&cfg.opt.Chomp, "chomp", "C", false, `drop each record's separator (and write --ors, by default \n)`)

@@ -21,7 +21,12 @@ import (
 
 // TestMain makes the test binary double as the foreach command, and as gen,
 // which writes a reference corpus for the scripts (gen SHAPE SIZE FILE [SEED]).
+// With FOREACH_TEST_RUN_MAIN=1 in its environment it is the command, for tests
+// that run it as a child process of their own (memory_test.go).
 func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" {
+		main()
+	}
 	testscript.Main(m, map[string]func(){
 		"foreach": main,
 		"gen":     genMain,

@@ -78,13 +78,13 @@ type command struct {
 	start   time.Time
 
 	// Totals for --stats and -c.
-	files     int
-	records   int64
-	bytes     int64
-	maxRecord int
-	grows     int
-	counted   int   // files counted by -c
-	total     int64 // their records
+	files   int
+	records int64
+	bytes   int64
+	longest int // the longest record, measured here: Pieces reports its longest piece
+	grows   int
+	counted int   // files counted by -c
+	total   int64 // their records
 
 	lineBase int64      // -n: lines numbered in earlier files (cat -n keeps counting)
 	num      lineNumber // -n: the last number formatted
@@ -120,6 +120,7 @@ func (c *command) run() int {
 // file processes one named input ("-" is standard input), reporting its errors.
 func (c *command) file(name string) {
 	var src io.Reader
+	var file *os.File // a named file, opened here
 	size := int64(-1) // the size of a regular file; -1 for anything else
 	if name == "-" {
 		src = c.stdin
@@ -151,7 +152,7 @@ func (c *command) file(name string) {
 		if fi.Mode().IsRegular() {
 			size = fi.Size()
 		}
-		src = f
+		src, file = f, f
 	}
 	c.files++
 	if c.bar != nil {
@@ -165,14 +166,15 @@ func (c *command) file(name string) {
 		src = &flushReader{r: src, c: c}
 	}
 	if c.cfg.count {
-		c.count(name, src, size)
+		c.count(name, src, file, size)
 		return
 	}
 	r := linereader.New(src, c.cfg.opt)
 	defer r.Close()
-	if !c.cfg.withName && !c.cfg.number && c.cfg.ors == nil && !c.cfg.stats {
+	if !c.cfg.withName && !c.cfg.number && c.cfg.ors == nil && !c.cfg.stats && c.cfg.opt.MaxRecord == 0 {
 		// The output is the input: pass whole runs of records on (--stats needs each
-		// record measured for the longest one, so it takes the loop below).
+		// record measured for the longest one, and --max-record each record whole,
+		// so they take the loop below).
 		c.copyRuns(name, r)
 		return
 	}
@@ -188,7 +190,9 @@ func displayName(name string) string {
 }
 
 // printRecords writes each record with what the flags add: the -H and -n prefixes,
-// --ors, and -H's terminator.
+// --ors, and -H's terminator. Without --max-record, records come from Pieces, so a
+// record longer than the buffer passes through a piece at a time, in bounded memory:
+// the prefixes go before its first piece, and --ors or the terminator after its last.
 func (c *command) printRecords(name string, r *linereader.Reader) {
 	label := name // -H prefix, as grep -H
 	if name == "-" {
@@ -204,43 +208,68 @@ func (c *command) printRecords(name string, r *linereader.Reader) {
 	if c.cfg.ors != nil {
 		term = c.cfg.ors
 	}
-	var line int64 // LineNo before the current record
-	first := true
+	var (
+		line   int64 // LineNo before the current record
+		first  = true
+		inside bool // the last piece was Partial: this one continues its record
+		length int  // bytes of the current record so far, for --stats
+		tail   endTail
+	)
+	// With --max-record a record is refused before any of it is written, so it
+	// comes whole (Views), in memory bounded by the limit; without, in pieces.
+	records := r.Pieces()
+	if c.cfg.opt.MaxRecord > 0 {
+		records = r.Views()
+	}
 	w := c.w
-	for rec := range r.Views() {
-		prefix := true
-		if first {
-			first = false
-			if c.midLine {
-				// cat -n: the previous file's unterminated last line goes on here,
-				// so this record is the rest of it: no number of its own.
-				prefix = false
-				c.lineBase--
+	for piece := range records {
+		if !inside {
+			prefix := true
+			if first {
+				first = false
+				if c.midLine {
+					// cat -n: the previous file's unterminated last line goes on here,
+					// so this record is the rest of it: no number of its own.
+					prefix = false
+					c.lineBase--
+				}
+			}
+			if prefix {
+				if c.cfg.withName {
+					w.WriteString(label)
+					w.WriteByte(':')
+				}
+				if c.cfg.number {
+					// The record belongs to line line+1, whether it completes it or is a
+					// piece cut by --limit (which does not advance LineNo).
+					w.Write(c.num.format(c.lineBase + line + 1))
+				}
 			}
 		}
-		if prefix {
-			if c.cfg.withName {
-				w.WriteString(label)
-				w.WriteByte(':')
+		_, err := w.Write(piece)
+		if inside = r.Partial(); inside {
+			if err != nil {
+				c.writeFailed(err)
+				break
 			}
-			if c.cfg.number {
-				// The record belongs to line line+1, whether it completes it or is a
-				// piece cut by --limit (which does not advance LineNo).
-				w.Write(c.num.format(c.lineBase + line + 1))
-			}
+			length += len(piece)
+			tail.add(piece, len(term))
+			continue
 		}
-		_, err := w.Write(rec)
+		c.longest = max(c.longest, length+len(piece))
+		length = 0
 		ended := true
 		switch {
 		case c.cfg.ors != nil:
 			_, err = w.Write(c.cfg.ors)
-		case !bytes.HasSuffix(rec, term):
+		case !tail.endsWith(piece, term):
 			if c.cfg.withName {
 				_, err = w.Write(term)
 			} else {
 				ended = false
 			}
 		}
+		tail.reset()
 		if err != nil {
 			c.writeFailed(err)
 			break
@@ -253,6 +282,34 @@ func (c *command) printRecords(name string, r *linereader.Reader) {
 	if err := r.Err(); err != nil && !c.stopped {
 		c.fail(name, err)
 	}
+}
+
+// endTail keeps the last bytes of a record that comes in pieces, as many as the
+// terminator has, so that a terminator cut between two pieces is still seen.
+type endTail struct{ b []byte }
+
+func (t *endTail) reset() { t.b = t.b[:0] }
+
+// add appends piece, keeping at most n bytes.
+func (t *endTail) add(piece []byte, n int) {
+	if len(piece) >= n {
+		t.b = append(t.b[:0], piece[len(piece)-n:]...)
+		return
+	}
+	t.b = append(t.b, piece...)
+	if len(t.b) > n {
+		t.b = t.b[:copy(t.b, t.b[len(t.b)-n:])]
+	}
+}
+
+// endsWith reports whether the record whose earlier pieces left t, and whose last piece
+// is last, ends with term.
+func (t *endTail) endsWith(last, term []byte) bool {
+	if len(last) >= len(term) {
+		return bytes.HasSuffix(last, term)
+	}
+	need := len(term) - len(last) // bytes of term in the earlier pieces
+	return len(t.b) >= need && bytes.Equal(t.b[len(t.b)-need:], term[:need]) && bytes.Equal(last, term[need:])
 }
 
 // copyRuns writes the records unchanged, a run of whole records at a time (Runs): the
@@ -304,33 +361,35 @@ func (f *flushReader) Read(p []byte) (int, error) {
 // directWrite is the run size from which copyRuns writes past the output buffer.
 const directWrite = 32 << 10
 
-// count implements -c for one input.
-func (c *command) count(name string, src io.Reader, size int64) {
-	// Count reads a large regular file in parallel sections. It is skipped for
-	// --stats (which needs the reader's statistics) and for standard input; any
-	// error that is not about the file itself (options it cannot split, or an
-	// engine without Count) falls back to the sequential loop below.
-	if name != "-" && size >= 0 && !c.cfg.stats {
-		n, err := linereader.Count(name, c.cfg.opt, c.cfg.jobs)
-		var pe *fs.PathError
-		var tl *linereader.TooLongError
-		switch {
-		case err == nil:
-			if c.bar != nil {
-				c.bar.Add64(size)
-			}
-			c.countDone(name, n)
-			return
-		case errors.As(err, &pe), errors.As(err, &tl):
+// count implements -c for one input. A named regular file whose records are
+// counted as separators is counted by CountAt, in parallel sections (-j); anything
+// else by one pass over Pieces, which never holds a record whole.
+func (c *command) count(name string, src io.Reader, file *os.File, size int64) {
+	// CountAt's own sequential path cuts whole records (Next), so it is used only
+	// where it counts separators; --stats needs the reader's statistics.
+	if file != nil && size >= 0 && !c.cfg.stats && countsSeparators(c.cfg.opt) {
+		n, err := linereader.CountAt(file, size, c.cfg.opt, c.cfg.jobs)
+		if err != nil {
 			c.fail(name, err)
 			return
 		}
+		if c.bar != nil {
+			c.bar.Add64(size)
+		}
+		c.countDone(name, n)
+		return
 	}
 	r := linereader.New(src, c.cfg.opt)
 	defer r.Close()
 	var n int64
-	for r.Next() {
-		n++
+	length := 0 // of the current record so far, for --stats
+	for piece := range r.Pieces() {
+		length += len(piece)
+		if !r.Partial() {
+			n++
+			c.longest = max(c.longest, length)
+			length = 0
+		}
 	}
 	c.addStats(r.Stats())
 	if err := r.Err(); err != nil {
@@ -338,6 +397,23 @@ func (c *command) count(name string, src io.Reader, size int64) {
 		return
 	}
 	c.countDone(name, n)
+}
+
+// countsSeparators reports whether records under opt are counted by counting
+// separators: a separator that cannot overlap itself (so that each occurrence ends a
+// record), nothing that cuts or checks records (paragraphs, --whole, --limit,
+// --max-record), and no decompression (compressed bytes are not the records').
+func countsSeparators(opt linereader.Options) bool {
+	if opt.Paragraph || opt.Whole || opt.Limit > 0 || opt.MaxRecord > 0 || opt.Decompress {
+		return false
+	}
+	sep := opt.Sep
+	for k := 1; k < len(sep); k++ {
+		if bytes.Equal(sep[:k], sep[len(sep)-k:]) {
+			return false // "aa", "aba": two occurrences may overlap
+		}
+	}
+	return true
 }
 
 func (c *command) countDone(name string, n int64) {
@@ -353,7 +429,6 @@ func (c *command) countDone(name string, n int64) {
 func (c *command) addStats(st linereader.Stats) {
 	c.records += st.Records
 	c.bytes += st.Bytes
-	c.maxRecord = max(c.maxRecord, st.MaxRecord)
 	c.grows += st.Buffer.Grows
 }
 

@@ -16,7 +16,7 @@ func (c *command) printStats() {
 		plural(int64(c.files), "file"),
 		plural(c.records, "record"),
 		humanize.IBytes(uint64(c.bytes)),
-		formatSize(c.maxRecord),
+		formatSize(c.longest),
 		plural(int64(c.grows), "buffer growth"),
 		formatDuration(elapsed),
 		formatRate(c.bytes, elapsed),

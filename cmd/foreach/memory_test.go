@@ -1,0 +1,158 @@
+package main
+
+// Bounded memory: the modes that do not need a record whole pass a record of any length
+// through in pieces. Each case runs the command as a child process (this test binary,
+// see TestMain) over a 1 GiB file with no separator, checks the output byte for byte as
+// it streams past, and reads the child's peak resident set size from the kernel.
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// runMainEnv makes the test binary run the command itself (TestMain).
+const runMainEnv = "FOREACH_TEST_RUN_MAIN"
+
+const (
+	hugeRecord = 1 << 30  // one record of this many bytes
+	maxRSS     = 64 << 20 // the most a piecewise mode may hold
+)
+
+// hugeRecordFile is a sparse file of hugeRecord zero bytes: one record without a
+// separator, which costs no disk space and reads at the speed of memory.
+func hugeRecordFile(t *testing.T) string {
+	name := filepath.Join(t.TempDir(), "zeros")
+	f, err := os.Create(name)
+	require.NoError(t, err)
+	require.NoError(t, f.Truncate(hugeRecord))
+	require.NoError(t, f.Close())
+	return name
+}
+
+func TestBoundedMemoryHugeRecord(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 1 GiB per case")
+	}
+	if raceEnabled {
+		// The race detector's shadow memory makes the resident size of the child
+		// meaningless (and the 1 GiB slow to pass).
+		t.Skip("peak RSS is not measurable under the race detector")
+	}
+	name := hugeRecordFile(t)
+	for _, tc := range []struct {
+		args           []string
+		prefix, suffix string
+	}{
+		{nil, "", ""},
+		{[]string{"-n"}, "     1\t", ""},
+		{[]string{"-H"}, name + ":", "\n"},
+		{[]string{"-n", "-H"}, name + ":     1\t", "\n"},
+		{[]string{"-C"}, "", "\n"},
+		{[]string{"--ors", `\r\n`}, "", "\r\n"},
+		{[]string{"-C", "--sep", `\r\n`, "--ors", ";"}, "", ";"},
+		{[]string{"-p"}, "", ""},
+		{[]string{"--whole", "-n"}, "     1\t", ""},
+		{[]string{"--stats"}, "", ""},
+		{[]string{"-c"}, "", ""}, // checked below: the count, not the record
+		{[]string{"-c", "--stats"}, "", ""},
+		{[]string{"-c", "-p"}, "", ""},
+	} {
+		t.Run(flagsName(tc.args), func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], append(tc.args, name)...)
+			cmd.Env = append(os.Environ(), runMainEnv+"=1")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.StdoutPipe()
+			require.NoError(t, err)
+			require.NoError(t, cmd.Start())
+			var checkErr error
+			if len(tc.args) > 0 && tc.args[0] == "-c" {
+				var got []byte
+				got, checkErr = io.ReadAll(out)
+				if checkErr == nil && string(got) != "1 "+name+"\n" {
+					checkErr = fmt.Errorf("output %q, want %q", got, "1 "+name+"\n")
+				}
+			} else {
+				checkErr = checkZeros(out, tc.prefix, hugeRecord, tc.suffix)
+			}
+			io.Copy(io.Discard, out)
+			require.NoError(t, cmd.Wait(), "stderr: %s", stderr.String())
+			require.NoError(t, checkErr)
+			rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
+			t.Logf("peak RSS %d MiB", rss>>20)
+			assert.Less(t, rss, int64(maxRSS), "peak RSS")
+		})
+	}
+}
+
+// With --max-record a record is refused before any of it is written, so it is held
+// whole, but only up to the limit: the file is reported with the usual message, nothing
+// of the record is printed, and memory stays bounded by the limit.
+func TestBoundedMemoryMaxRecord(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads up to 1 GiB per case")
+	}
+	if raceEnabled {
+		t.Skip("peak RSS is not measurable under the race detector")
+	}
+	name := hugeRecordFile(t)
+	for _, args := range [][]string{{"--buffer", "64KiB"}, {"-n"}, {"-p"}, {"--whole"}, {"-p", "-C"}, {"-c"}, {"--stats", "-H"}} {
+		t.Run(flagsName(args), func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], append(args, "--max-record", "4MiB", name)...)
+			cmd.Env = append(os.Environ(), runMainEnv+"=1")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			var ee *exec.ExitError
+			require.ErrorAs(t, err, &ee)
+			assert.Equal(t, 1, ee.ExitCode())
+			assert.Empty(t, stdout.String())
+			msg := "foreach: " + name + ": record at line 1 (offset 0) is longer than --max-record 4.0 MiB\n"
+			if args[0] == "--stats" {
+				assert.True(t, strings.HasPrefix(stderr.String(), msg), stderr.String())
+			} else {
+				assert.Equal(t, msg, stderr.String())
+			}
+			rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+			t.Logf("peak RSS %d MiB", rss>>20)
+			assert.Less(t, rss, int64(maxRSS), "peak RSS")
+		})
+	}
+}
+
+// checkZeros reads r to its end and checks that it is prefix, n zero bytes, then suffix.
+func checkZeros(r io.Reader, prefix string, n int64, suffix string) error {
+	br := bufio.NewReaderSize(r, 1<<20)
+	head := make([]byte, len(prefix))
+	if _, err := io.ReadFull(br, head); err != nil || string(head) != prefix {
+		return fmt.Errorf("output starts %q (%v), want %q", head, err, prefix)
+	}
+	zeros := make([]byte, 1<<20)
+	buf := make([]byte, 1<<20)
+	for done := int64(0); done < n; {
+		k, err := br.Read(buf[:min(int64(len(buf)), n-done)])
+		if !bytes.Equal(buf[:k], zeros[:k]) {
+			return fmt.Errorf("a byte other than 0 in the record's bytes %d to %d", done, done+int64(k))
+		}
+		done += int64(k)
+		if err != nil {
+			return fmt.Errorf("output ends after %d of the record's %d bytes: %v", done, n, err)
+		}
+	}
+	rest, err := io.ReadAll(br)
+	if err != nil || string(rest) != suffix {
+		return fmt.Errorf("output ends %q (%v), want %q", rest, err, strings.ToValidUTF8(suffix, "?"))
+	}
+	return nil
+}
