@@ -109,6 +109,7 @@ func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
 	fs.BoolVarP(&cfg.number, "number", "n", false, "prefix each line with its number, as cat -n")
 	fs.BoolVarP(&cfg.withName, "with-filename", "H", false, "prefix each record with FILE:, as grep -H")
 	fs.BoolVarP(&cfg.count, "count", "c", false, "print the number of records per file (COUNT FILE) and a total")
+	fs.BoolVarP(&cfg.opt.Decompress, "decompress", "z", false, "read gzip, zstd, bzip2 and xz input decompressed (detected by content); other input as it is")
 	fs.BoolVar(&cfg.stats, "stats", false, "after the run, print a summary on standard error")
 	cfg.progress = progressAuto
 	fs.VarPF(progressValue{&cfg.progress, progressOn}, "progress", "",
@@ -298,6 +299,9 @@ func noEffect(fs *pflag.FlagSet, cfg *config) error {
 		}
 	} else if fs.Changed("jobs") {
 		return usagef("--jobs has no effect without --count")
+	}
+	if cfg.count && cfg.opt.Decompress && fs.Changed("jobs") {
+		return usagef("--jobs has no effect with --decompress (which counts in one pass)")
 	}
 	if cfg.opt.UTF8 && cfg.opt.Limit == 0 {
 		return usagef("--utf8 has no effect without --limit")

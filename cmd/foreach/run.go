@@ -80,7 +80,11 @@ type command struct {
 	// Totals for --stats and -c.
 	files   int
 	records int64
-	bytes   int64
+	bytes   int64 // read, decompressed
+	// With -z: the files that were compressed, their compressed and decompressed bytes.
+	compressedFiles int
+	compressedIn    int64
+	compressedOut   int64
 	longest int // the longest record, measured here: Pieces reports its longest piece
 	grows   int
 	counted int   // files counted by -c
@@ -429,6 +433,11 @@ func (c *command) countDone(name string, n int64) {
 func (c *command) addStats(st linereader.Stats) {
 	c.records += st.Records
 	c.bytes += st.Bytes
+	if st.Format != "" {
+		c.compressedFiles++
+		c.compressedIn += st.CompressedBytes
+		c.compressedOut += st.Bytes
+	}
 	c.grows += st.Buffer.Grows
 }
 

@@ -10,12 +10,23 @@ import (
 // printStats writes the --stats summary line on standard error, e.g.
 //
 //	foreach: 2 files, 1,000,000 records, 1.2 GiB, longest record 80 B, 3 buffer growths, 1.4s, 850 MiB/s
+//
+// With -z and compressed inputs, the size is followed by
+// "(1 compressed file: 120 MiB decompressed to 1.2 GiB, ratio 10.2)".
 func (c *command) printStats() {
 	elapsed := time.Since(c.start)
+	size := humanize.IBytes(uint64(c.bytes))
+	if c.compressedFiles > 0 {
+		// -z: what the compressed inputs took on disk against what they gave.
+		size += fmt.Sprintf(" (%s: %s decompressed to %s, ratio %.1f)",
+			plural(int64(c.compressedFiles), "compressed file"),
+			humanize.IBytes(uint64(c.compressedIn)), humanize.IBytes(uint64(c.compressedOut)),
+			float64(c.compressedOut)/float64(max(c.compressedIn, 1)))
+	}
 	fmt.Fprintf(c.stderr, "foreach: %s, %s, %s, longest record %s, %s, %s, %s\n",
 		plural(int64(c.files), "file"),
 		plural(c.records, "record"),
-		humanize.IBytes(uint64(c.bytes)),
+		size,
 		formatSize(c.longest),
 		plural(int64(c.grows), "buffer growth"),
 		formatDuration(elapsed),
