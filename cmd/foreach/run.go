@@ -85,10 +85,10 @@ type command struct {
 	compressedFiles int
 	compressedIn    int64
 	compressedOut   int64
-	longest int // the longest record, measured here: Pieces reports its longest piece
-	grows   int
-	counted int   // files counted by -c
-	total   int64 // their records
+	longest         int // the longest record, measured here: Pieces reports its longest piece
+	grows           int
+	counted         int   // files counted by -c
+	total           int64 // their records
 
 	lineBase int64      // -n: lines numbered in earlier files (cat -n keeps counting)
 	num      lineNumber // -n: the last number formatted
