@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -124,4 +127,103 @@ func TestChompOrsRoundTrip(t *testing.T) {
 		assert.Equal(t, 0, status)
 		assert.True(t, bytes.Equal(b, []byte(back)), "%s: -0 round trip", buf)
 	}
+}
+
+// exactFiles writes exactInputs to dir, in a fixed order, and returns their names.
+func exactFiles(t *testing.T, dir string) []string {
+	inputs := exactInputs(t)
+	var names []string
+	for name, data := range inputs {
+		file := filepath.Join(dir, strings.ReplaceAll(name, " ", "-"))
+		require.NoError(t, os.WriteFile(file, data, 0o666))
+		names = append(names, file)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// toolOutput runs a tool of the system, or skips the test where it is missing.
+func toolOutput(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		t.Skipf("no %s", name)
+	}
+	out, err := exec.Command(name, args...).Output()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 { // grep exits 1 when nothing matched
+		require.NoError(t, err, "%s %q", name, args)
+	}
+	return string(out)
+}
+
+// -n against the system's cat -n, byte for byte, over all the inputs at once (files
+// that end without a newline run on into the next) and over each file alone, at every
+// read size: the small ones cut long lines into pieces.
+func TestNumberMatchesCatN(t *testing.T) {
+	names := exactFiles(t, t.TempDir())
+	// All at once, and each with its neighbour and itself again (so that every file
+	// follows both a terminated and an unterminated one somewhere).
+	sets := [][]string{names}
+	for i := 0; i+1 < len(names); i++ {
+		sets = append(sets, []string{names[i], names[i+1], names[i]})
+	}
+	for i, files := range sets {
+		want := toolOutput(t, "cat", append([]string{"-n"}, files...)...)
+		sizes := []int{1, 2, 7, 100, 64 << 10}
+		if i > 0 {
+			sizes = []int{16, 64 << 10} // pieces of most lines, and whole lines
+		}
+		for _, size := range sizes {
+			args := append([]string{"-n", "--buffer=" + strconv.Itoa(size)}, files...)
+			out, errs, status := runCmd(t, "", args...)
+			require.Equal(t, 0, status, errs)
+			if out != want {
+				t.Errorf("foreach %q differs from cat -n at byte %d", args[:2], firstDiff(out, want))
+			}
+		}
+	}
+}
+
+// -H against the system's grep -aH '' (every line, prefixed, each ending with a newline
+// even at the end of a file), byte for byte, at every read size.
+func TestWithFilenameMatchesGrepH(t *testing.T) {
+	names := exactFiles(t, t.TempDir())
+	want := toolOutput(t, "grep", append([]string{"-aH", ""}, names...)...)
+	for _, size := range []int{1, 3, 16, 64 << 10} {
+		args := append([]string{"-H", "--buffer=" + strconv.Itoa(size)}, names...)
+		out, errs, status := runCmd(t, "", args...)
+		require.Equal(t, 0, status, errs)
+		if out != want {
+			t.Errorf("foreach %q differs from grep -aH '' at byte %d", args[:2], firstDiff(out, want))
+		}
+	}
+}
+
+// -c against the system's wc -l on newline-terminated inputs (wc -l counts newlines, so
+// an unterminated last line is one more for foreach).
+func TestCountMatchesWcL(t *testing.T) {
+	for _, file := range exactFiles(t, t.TempDir()) {
+		data, err := os.ReadFile(file)
+		require.NoError(t, err)
+		wc := strings.Fields(toolOutput(t, "wc", "-l", file))
+		n, err := strconv.Atoi(wc[0])
+		require.NoError(t, err)
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			n++
+		}
+		for _, args := range [][]string{{"-c"}, {"-c", "--buffer=3"}, {"-c", "--stats"}} {
+			out, errs, status := runCmd(t, "", append(args, file)...)
+			require.Equal(t, 0, status, errs)
+			assert.Equal(t, fmt.Sprintf("%d %s\n", n, file), out, "%q", args)
+		}
+	}
+}
+
+func firstDiff(a, b string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }
