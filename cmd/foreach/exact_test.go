@@ -184,7 +184,7 @@ func TestNumberMatchesCatN(t *testing.T) {
 	}
 }
 
-// -H against the system's grep -aH ” (every line, prefixed, each ending with a newline
+// -H against the system's grep -aH with an empty pattern (every line, prefixed, each ending with a newline
 // even at the end of a file), byte for byte, at every read size.
 func TestWithFilenameMatchesGrepH(t *testing.T) {
 	names := exactFiles(t, t.TempDir())
