@@ -48,6 +48,9 @@ start=$(date +%s)
 	echo "count: $count"
 	echo "benchtime: $benchtime"
 	for ((i = 1; i <= count; i++)); do
+		# The machine's 1-minute load average as each round starts: on a shared machine
+		# it says how much else was running (benchtable reports its range).
+		echo "load: $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown)"
 		"$work/bin/benchmarks.test" -test.run '^$' -test.bench . -test.benchtime "$benchtime" \
 			-test.count 1 -test.timeout 30m
 	done
@@ -58,11 +61,11 @@ cat "$work/raw.txt" >"$raw"
 
 # The table tool (benchmarks/cmd/benchtable) and benchstat (a go.mod tool) use golang.org/x/perf.
 table="$(go run ./benchmarks/cmd/benchtable -wall "$wall" "$raw")"
-stat="$(go tool benchstat -col /impl "$raw")"
+stat="$(go tool benchstat -col /impl -ignore load "$raw")"
 {
 	echo "$table"
 	echo
-	echo "## benchstat -col /impl"
+	echo "## benchstat -col /impl -ignore load"
 	echo
 	echo "sec/op is wall time, cpu-sec/op the process's user+system time (getrusage) per read of the file."
 	echo

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -87,6 +88,7 @@ func run(w io.Writer, name, wall string) error {
 // and the configuration of the file.
 func parse(r io.Reader, name string) ([]*row, map[string]string, error) {
 	var rows []*row
+	var loads []float64 // the load average in force for each result, when run.sh gave it
 	index := map[string]*row{}
 	config := map[string]string{}
 	br := benchfmt.NewReader(r, name)
@@ -100,6 +102,9 @@ func parse(r io.Reader, name string) ([]*row, map[string]string, error) {
 		}
 		for _, c := range res.Config {
 			config[c.Key] = string(c.Value)
+		}
+		if l, err := strconv.ParseFloat(config["load"], 64); err == nil {
+			loads = append(loads, l)
 		}
 		base, parts := res.Name.Parts()
 		rw := &row{bench: string(base)}
@@ -129,6 +134,9 @@ func parse(r io.Reader, name string) ([]*row, map[string]string, error) {
 			rw.samples[v.Unit] = append(rw.samples[v.Unit], v.Value)
 		}
 	}
+	if len(loads) > 0 {
+		config["load range"] = fmt.Sprintf("%.2f–%.2f", slices.Min(loads), slices.Max(loads))
+	}
 	return rows, config, br.Err()
 }
 
@@ -154,6 +162,9 @@ func writeHeader(w io.Writer, config map[string]string, rows []*row, wall string
 			note = " (**with uncommitted changes: not a measurement of any commit**)"
 		}
 		fmt.Fprintf(w, "- Code: commit %s%s\n", c, note)
+	}
+	if l, ok := config["load range"]; ok {
+		fmt.Fprintf(w, "- Load: 1-minute load average %s as the rounds started (other work on the machine; %s cores)\n", l, get("cores", "?"))
 	}
 	fmt.Fprintf(w, "- Data: the tall, wide, verywide and mixed corpora of testdata/gen/corpus (seed 1), %s each "+
 		"(each ends at the first line end past that size), read whole from the page cache, opened fresh per iteration\n",

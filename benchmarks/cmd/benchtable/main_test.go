@@ -24,9 +24,11 @@ cpu: Test CPU
 `
 	// 1000 ns/op at 100 MB/s is 100 bytes per op: with 2000 CPU-ns/op, 50 MB per
 	// CPU-second. Lines reads the same 100 bytes, so its ns/op follows its MB/s.
+	raw += "load: 0.50\n"
 	for _, s := range [][2]string{{"1000", "100.00"}, {"909", "110.00"}, {"1111", "90.00"}} {
 		raw += "BenchmarkRead/shape=tall/impl=ScannerCopy-2 \t5\t" + s[0] + " ns/op\t" + s[1] + " MB/s\t1.000 allocs/record\t2000 cpu-ns/op\n"
 	}
+	raw += "load: 3.25\n"
 	for _, s := range [][2]string{{"667", "150.00"}, {"625", "160.00"}, {"714", "140.00"}} {
 		raw += "BenchmarkRead/shape=tall/impl=Lines-2 \t5\t" + s[0] + " ns/op\t" + s[1] + " MB/s\t1.000 allocs/record\t2500 cpu-ns/op\t0 growths/op\n"
 	}
@@ -40,7 +42,7 @@ cpu: Test CPU
 	}
 	got := out.String()
 	for _, want := range []string{
-		"Test CPU", "commit abc1234 (built from `git archive`",
+		"Test CPU", "commit abc1234 (built from `git archive`", "load average 0.50–3.25 as the rounds started",
 		// wall 150 MB/s, CPU 100 B / 2.5 µs = 40 MB/s; ratios 1.50× and 0.80×.
 		"| tall | Lines | 150 | ", " | 40.0 | ", " | 1.50× | 0.80× |",
 		"| tall | ScannerCopy | 100 | ", " | 50.0 | ", " | 1.00× | 1.00× |",
