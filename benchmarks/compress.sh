@@ -75,7 +75,7 @@ base = min(r["median"] for r in res)
 print("| Command | Median wall [ms] | Min [ms] | Max [ms] | User+sys [ms] | Wall vs fastest |")
 print("|:---|---:|---:|---:|---:|---:|")
 for r in res:
-    cmd = r["command"].replace(strip, "")
+    cmd = r["command"].replace(strip, "").replace("|", "\\|")  # a pipe inside a table cell
     print(f"| `{cmd}` | {r['median']*1e3:.0f} | {r['min']*1e3:.0f} | {r['max']*1e3:.0f} | "
           f"{(r['user']+r['system'])*1e3:.0f} | {r['median']/base:.2f} |")
 PY
