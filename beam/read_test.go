@@ -132,28 +132,36 @@ func TestReadTinySectionsOtherSeparators(t *testing.T) {
 	t.Run("tall/Sep=space", func(t *testing.T) {
 		checkFile(t, corpora["tall"], linereader.Options{Sep: []byte(" ")}, 1, 7)
 	})
-	t.Run("tall/Sep=3 bytes", func(t *testing.T) {
-		// "e\na" straddles boundaries at every one of its bytes in 1-, 2- and 3-byte sections.
-		checkFile(t, corpora["tall"], linereader.Options{Sep: []byte("e\na")}, 1, 2, 3)
+	t.Run("tall/Sep=2 bytes", func(t *testing.T) {
+		checkFile(t, corpora["tall"], linereader.Options{Sep: []byte("e ")}, 1, 2, 3)
+	})
+	t.Run("mixed/Sep=3 bytes", func(t *testing.T) {
+		// "ne " straddles boundaries at every one of its bytes in 1-, 2- and 3-byte sections.
+		checkFile(t, corpora["mixed"], linereader.Options{Sep: []byte("ne "), Chomp: true}, 1, 2, 3)
 	})
 }
 
-// Large corpora in 1 MiB sections (several per file), and in 64 KiB sections, which cut
-// the long lines of the mixed corpus many times: a section inside one record yields nothing.
+// Corpora of 1.5 to 5.4 MiB in 1 MiB sections (two to six per file), and the mixed one also
+// in 64 KiB sections, which cut its longest lines (hundreds of KiB) many times: a section
+// inside one record yields nothing.
 func TestReadMiBSectionsEqualsSequentialRead(t *testing.T) {
 	if testing.Short() {
 		t.Skip("several MiB per corpus")
 	}
 	dir := t.TempDir()
-	corpora := map[string]string{
-		"tall":             generate(t, dir, "tall.txt", corpus.Spec{Shape: corpus.Tall, Size: 3 << 20}),
-		"mixed":            generate(t, dir, "mixed.txt", corpus.Spec{Shape: corpus.Mixed}),
-		"crlf":             generate(t, dir, "crlf.txt", corpus.Spec{Shape: corpus.CRLF, Size: 2 << 20}),
-		"no-final-newline": generate(t, dir, "nofinal.txt", corpus.Spec{Shape: corpus.NoFinalNewline, Size: 2 << 20}),
+	cases := []struct {
+		name  string
+		path  string
+		sizes []int64
+	}{
+		{"tall", generate(t, dir, "tall.txt", corpus.Spec{Shape: corpus.Tall, Size: 5 << 19}), []int64{1 << 20}},
+		{"mixed", generate(t, dir, "mixed.txt", corpus.Spec{Shape: corpus.Mixed}), []int64{1 << 20, 64 << 10}},
+		{"crlf", generate(t, dir, "crlf.txt", corpus.Spec{Shape: corpus.CRLF, Size: 3 << 19}), []int64{1 << 20}},
+		{"no-final-newline", generate(t, dir, "nofinal.txt", corpus.Spec{Shape: corpus.NoFinalNewline, Size: 3 << 19}), []int64{1 << 20}},
 	}
-	for name, path := range corpora {
-		t.Run(name, func(t *testing.T) {
-			checkFile(t, path, linereader.Options{Chomp: true}, 1<<20, 64<<10)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			checkFile(t, c.path, linereader.Options{Chomp: true}, c.sizes...)
 		})
 	}
 }
@@ -176,9 +184,11 @@ func TestReadUnsplittableOptionsReadsWholeFiles(t *testing.T) {
 	}
 }
 
-// A .gz file is decompressed by fileio and cannot be read at an offset: it is read whole,
-// and the offsets are those of the decompressed bytes.
-func TestReadGzipFile(t *testing.T) {
+// A .gz file is decompressed by fileio, and compressed bytes under any name by the
+// Decompress option; neither can be read at an offset, so both are read whole, and the
+// offsets are those of the decompressed bytes. A plain file read with Decompress is still
+// read in sections.
+func TestReadCompressedFiles(t *testing.T) {
 	plain, err := corpus.Bytes(corpus.Spec{Shape: corpus.Mixed, Lines: 40, Phrases: 2, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -189,16 +199,30 @@ func TestReadGzipFile(t *testing.T) {
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	path := writeFile(t, t.TempDir(), "mixed.txt.gz", gz.Bytes())
-	records, positioned := sequential(t, path, plain, linereader.Options{})
+	dir := t.TempDir()
+	cases := []struct {
+		name, file string
+		data       []byte
+		opt        linereader.Options
+	}{
+		{"by fileio (.gz)", "mixed.txt.gz", gz.Bytes(), linereader.Options{}},
+		{"by Decompress", "mixed.data", gz.Bytes(), linereader.Options{Decompress: true}},
+		{"plain with Decompress", "mixed.txt", plain, linereader.Options{Decompress: true}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := writeFile(t, dir, c.file, c.data)
+			records, positioned := sequential(t, path, plain, linereader.Options{})
 
-	p, s := beam.NewPipelineWithRoot()
-	files := fileio.ReadMatches(s, fileio.MatchFiles(s, path))
-	ro := foreachio.WithSectionSize(3)
-	passert.EqualsList(s, foreachio.ReadRecords(s, files, linereader.Options{}, ro), records)
-	passert.EqualsList(s, beam.ParDo(s, formatRecord, foreachio.ReadRecordsWithPosition(s, files, linereader.Options{}, ro)), positioned)
-	if err := ptest.Run(p); err != nil {
-		t.Fatal(err)
+			p, s := beam.NewPipelineWithRoot()
+			files := fileio.ReadMatches(s, fileio.MatchFiles(s, path))
+			ro := foreachio.WithSectionSize(3)
+			passert.EqualsList(s, foreachio.ReadRecords(s, files, c.opt, ro), records)
+			passert.EqualsList(s, beam.ParDo(s, formatRecord, foreachio.ReadRecordsWithPosition(s, files, c.opt, ro)), positioned)
+			if err := ptest.Run(p); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
 

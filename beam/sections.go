@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
@@ -148,7 +149,11 @@ func (s Sections) Each(ctx context.Context, rt *sdf.LockRTracker, file fileio.Re
 	path := file.Metadata.Path
 	rc, err := file.Open(ctx)
 	if err != nil {
-		return fmt.Errorf("foreachio: %w", err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // its message repeats the path
+		}
+		return fmt.Errorf("foreachio: %s: %w", path, err)
 	}
 	defer rc.Close()
 

@@ -1,6 +1,8 @@
 package foreachio_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -38,6 +40,7 @@ type splitter struct {
 	file     fileio.ReadableFile
 	k        int
 	fraction float64
+	max      int      // the records of a sequential read: more is an error
 	got      []string // every record yielded, as formatRecord renders it
 	splits   int      // successful splits
 }
@@ -47,6 +50,9 @@ func (sp *splitter) process(rest offsetrange.Restriction) {
 	var residual any
 	n := 0
 	err := sp.sec.Each(context.Background(), rt, sp.file, func(off int64, rec []byte) error {
+		if len(sp.got) == sp.max {
+			return fmt.Errorf("more than %d records: claimed work is read again", sp.max)
+		}
 		sp.got = append(sp.got, formatRecord(foreachio.Record{File: sp.file.Metadata.Path, Offset: off, Text: string(rec)}))
 		if n++; n == sp.k {
 			_, r, err := rt.TrySplit(sp.fraction)
@@ -82,7 +88,7 @@ func TestDynamicSplitAfterEveryRecord(t *testing.T) {
 	}
 	fractions := []float64{0, 0.01, 0.1, 0.33, 0.5, 0.9, 0.99, 1}
 	for name, path := range corpora {
-		for _, opt := range []linereader.Options{{}, {Chomp: true, Sep: []byte("e\na")}} {
+		for _, opt := range []linereader.Options{{}, {Chomp: true, Sep: []byte("e ")}} {
 			t.Run(fmt.Sprintf("%s/Sep=%q", name, opt.Sep), func(t *testing.T) {
 				data, err := os.ReadFile(path)
 				if err != nil {
@@ -94,7 +100,7 @@ func TestDynamicSplitAfterEveryRecord(t *testing.T) {
 				splits := 0
 				for _, fraction := range fractions {
 					for k := 1; k <= len(want); k++ {
-						sp := &splitter{t: t, sec: sec, file: file, k: k, fraction: fraction}
+						sp := &splitter{t: t, sec: sec, file: file, k: k, fraction: fraction, max: len(want)}
 						for _, rest := range sec.SplitRestriction(file, sec.CreateInitialRestriction(context.Background(), file)) {
 							sp.process(rest)
 						}
@@ -133,7 +139,7 @@ func TestDynamicSplitOfWholeFile(t *testing.T) {
 
 	t.Run("after the claim", func(t *testing.T) {
 		for _, fraction := range []float64{0, 0.5, 1} {
-			sp := &splitter{t: t, sec: sec, file: file, k: 1, fraction: fraction}
+			sp := &splitter{t: t, sec: sec, file: file, k: 1, fraction: fraction, max: len(want)}
 			sp.process(rests[0])
 			if sp.splits != 0 || !slices.Equal(sp.got, want) {
 				t.Fatalf("fraction %v: %d splits, records\n%q\nwant\n%q", fraction, sp.splits, sp.got, want)
@@ -152,7 +158,7 @@ func TestDynamicSplitOfWholeFile(t *testing.T) {
 				if rest == nil {
 					continue
 				}
-				sp := &splitter{t: t, sec: sec, file: file}
+				sp := &splitter{t: t, sec: sec, file: file, max: len(want)}
 				sp.process(rest.(offsetrange.Restriction))
 				got = append(got, sp.got...)
 			}
@@ -170,6 +176,11 @@ func TestInitialRestrictions(t *testing.T) {
 	path := writeFile(t, dir, "ten.txt", []byte("0123\n5678\n"))
 	empty := writeFile(t, dir, "empty.txt", nil)
 	gz := writeFile(t, dir, "ten.txt.gz", []byte("not read"))
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	zw.Write([]byte("0123\n5678\n"))
+	zw.Close()
+	gzBytes := writeFile(t, dir, "ten.data", zipped.Bytes())
 	whole := offsetrange.Restriction{Start: -1, End: 0}
 	cases := []struct {
 		name string
@@ -184,6 +195,9 @@ func TestInitialRestrictions(t *testing.T) {
 		{"Limit", path, foreachio.Sections{SectionSize: 4, Options: linereader.Options{Limit: 3}}, []offsetrange.Restriction{whole}},
 		{"Sep=aa", path, foreachio.Sections{SectionSize: 4, Options: linereader.Options{Sep: []byte("aa")}}, []offsetrange.Restriction{whole}},
 		{"gzip", gz, foreachio.Sections{SectionSize: 4}, []offsetrange.Restriction{whole}},
+		{"Decompress, gzip data", gzBytes, foreachio.Sections{SectionSize: 4, Options: linereader.Options{Decompress: true}}, []offsetrange.Restriction{whole}},
+		{"Decompress, plain file", path, foreachio.Sections{SectionSize: 8, Options: linereader.Options{Decompress: true}}, []offsetrange.Restriction{{Start: 0, End: 8}, {Start: 8, End: 10}}},
+		{"gzip data without Decompress", gzBytes, foreachio.Sections{SectionSize: 8}, []offsetrange.Restriction{{Start: 0, End: 8}, {Start: 8, End: 10}}},
 		{"missing file", dir + "/missing.txt", foreachio.Sections{SectionSize: 4}, []offsetrange.Restriction{whole}},
 	}
 	for _, c := range cases {

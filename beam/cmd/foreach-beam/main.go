@@ -7,7 +7,7 @@
 // writes out/logs-records.tsv (one line per file: PATH, a tab, RECORDS; sorted by path)
 // and out/logs-words.tsv (the --top most frequent words: WORD, a tab, COUNT; most
 // frequent first), then prints a one-line summary. A word is a run of bytes other than
-// ASCII white space.
+// white space (as bytes.Fields splits).
 //
 // The job runs on Prism, Beam's runner for one machine, inside the process, unless a
 // runner flag says otherwise: every flag of the Beam Go SDK passes through
@@ -22,6 +22,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"slices"
 	"strconv"
@@ -33,7 +34,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
-	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/stats"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/top"
@@ -60,6 +60,7 @@ type config struct {
 	input, output string
 	sep           string
 	paragraph     bool
+	decompress    bool
 	sectionSize   string
 	top           int
 	verbose       bool
@@ -72,13 +73,14 @@ func init() {
 	flag.StringVar(&cfg.output, "output", "", "`PREFIX` of the output files PREFIX-records.tsv and PREFIX-words.tsv (required)")
 	flag.StringVar(&cfg.sep, "sep", `\n`, "record separator `STR` (escapes \\n \\r \\t \\0 \\\\ \\xHH)")
 	flag.BoolVar(&cfg.paragraph, "paragraph", false, "records are paragraphs, ended by a blank line (files are then read whole)")
+	flag.BoolVar(&cfg.decompress, "decompress", false, "decompress gzip, zstd, bzip2 and xz files whatever their names (they are then read whole; *.gz always is)")
 	flag.StringVar(&cfg.sectionSize, "section-size", "64MiB", "bytes per initial section of a file (`SIZE`: 1048576, 1MiB, 64MiB, 1GiB)")
 	flag.IntVar(&cfg.top, "top", 10, "report the `N` most frequent words")
 	flag.BoolVar(&cfg.verbose, "verbose", false, "show Beam's and the runner's log lines (by default only warnings and errors)")
 	flag.Usage = func() {
 		out := flag.CommandLine.Output()
 		fmt.Fprint(out, usageHead)
-		for _, name := range []string{"input", "output", "sep", "paragraph", "section-size", "top", "verbose"} {
+		for _, name := range []string{"input", "output", "sep", "paragraph", "decompress", "section-size", "top", "verbose"} {
 			f := flag.Lookup(name)
 			kind, usage := flag.UnquoteUsage(f)
 			fmt.Fprintf(out, "  --%s %s\n    \t%s", name, kind, usage)
@@ -130,14 +132,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "foreach-beam: %v\nRun 'foreach-beam --help' for the flags.\n", err)
 		return 2
 	}
-	if !cfg.verbose {
-		// Prism alone logs a dozen INFO lines per job. Errors still reach stderr below,
-		// never through the log: at this level a log.Fatal message would vanish.
-		beamlog.LogLevel = "warn"
-	}
 	// Init must come right after the flags: on a runner that starts this binary as its
 	// worker (--environment_type=PROCESS, DOCKER), Init runs the worker and never returns.
 	beam.Init()
+	if !cfg.verbose {
+		// Prism alone logs a dozen INFO lines per job, and a failed bundle is logged at
+		// ERROR several times over, each with the whole execution plan. The command reports
+		// the error itself, once, below; everything else is for --verbose. (Never log.Fatal
+		// here: it would go to this handler and vanish.)
+		slog.SetDefault(slog.New(slog.DiscardHandler))
+	}
 
 	ctx := context.Background()
 	n, err := countMatches(ctx, job.input)
@@ -185,7 +189,10 @@ func newJob(c config, rest []string) (*job, error) {
 		}
 		sep = nil
 	}
-	j.opt = linereader.Options{Sep: sep, Paragraph: c.paragraph}
+	j.opt = linereader.Options{Sep: sep, Paragraph: c.paragraph, Decompress: c.decompress}
+	if err := j.opt.Validate(); err != nil {
+		return nil, err
+	}
 	if j.sectionSize, err = parseSize(c.sectionSize); err != nil {
 		return nil, fmt.Errorf("--section-size %q: %v", c.sectionSize, err)
 	}
@@ -230,15 +237,22 @@ func (j *job) pipeline() *beam.Pipeline {
 	return p
 }
 
-var wordsCounter = beam.NewCounter("foreach-beam", "words")
+// The job's counters, for the summary line.
+const counterNamespace = "foreach-beam"
+
+var (
+	recordsCounter = beam.NewCounter(counterNamespace, "records")
+	wordsCounter   = beam.NewCounter(counterNamespace, "words")
+)
 
 // wordsFn counts the words of each section in a map and emits one total per word.
 type wordsFn struct{ foreachio.Sections }
 
 func (f *wordsFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, emit func(string, int64)) error {
 	counts := map[string]int64{}
-	var total int64
+	var records, total int64
 	err := f.Each(ctx, rt, file, func(_ int64, rec []byte) error {
+		records++
 		for w := range bytes.FieldsSeq(rec) {
 			counts[string(w)]++ // the map key is a copy: rec is borrowed
 			total++
@@ -251,6 +265,7 @@ func (f *wordsFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file
 	for w, n := range counts {
 		emit(w, n)
 	}
+	recordsCounter.Inc(ctx, records)
 	wordsCounter.Inc(ctx, total)
 	return nil
 }
@@ -317,6 +332,9 @@ func (j *job) summary(files int, res beam.PipelineResult, took time.Duration) st
 	counted := false
 	if res != nil {
 		for _, c := range res.Metrics().AllMetrics().Counters() {
+			if c.Key.Namespace != counterNamespace {
+				continue // foreachio's own counters count the records of both passes
+			}
 			switch c.Key.Name {
 			case "records":
 				records += c.Result()

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/foreachio/foreach/linereader"
+	"github.com/foreachio/foreach/testdata/gen/corpus"
+)
+
+// The job runs in this process on Prism, as the command does by default.
+
+// expected computes the two reports of the job with one sequential read per file.
+func expected(t *testing.T, paths []string, opt linereader.Options, top int) (records, words string, nrec, nwords int64) {
+	t.Helper()
+	var lines []string
+	counts := map[string]int64{}
+	for _, path := range paths {
+		r, err := linereader.Open(path, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n int64
+		for rec := range r.Views() {
+			n++
+			for _, w := range strings.Fields(string(rec)) {
+				counts[w]++
+				nwords++
+			}
+		}
+		if err := r.Err(); err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		lines = append(lines, fmt.Sprintf("%s\t%d", path, n))
+		nrec += n
+	}
+	slices.Sort(lines)
+	type wc struct {
+		w string
+		n int64
+	}
+	var all []wc
+	for w, n := range counts {
+		all = append(all, wc{w, n})
+	}
+	slices.SortFunc(all, func(a, b wc) int {
+		return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.w, b.w))
+	})
+	var tops []string
+	for _, x := range all[:min(top, len(all))] {
+		tops = append(tops, fmt.Sprintf("%s\t%d", x.w, x.n))
+	}
+	return strings.Join(lines, "\n") + "\n", strings.Join(tops, "\n") + "\n", nrec, nwords
+}
+
+func runJob(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func corpusDir(t *testing.T) (dir string, paths []string) {
+	dir = t.TempDir()
+	specs := []struct {
+		name string
+		spec corpus.Spec
+	}{
+		{"tall.txt", corpus.Spec{Shape: corpus.Tall, Lines: 3000, Seed: 1}},
+		{"mixed.txt", corpus.Spec{Shape: corpus.Mixed, Lines: 500, Seed: 2}},
+		{"crlf.txt", corpus.Spec{Shape: corpus.CRLF, Lines: 700, Seed: 3}},
+		{"nofinal.txt", corpus.Spec{Shape: corpus.NoFinalNewline, Lines: 90, Seed: 4}},
+	}
+	for _, s := range specs {
+		path := filepath.Join(dir, s.name)
+		if _, err := corpus.WriteFile(path, s.spec); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	empty := filepath.Join(dir, "empty.txt")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, append(paths, empty)
+}
+
+func TestJobReports(t *testing.T) {
+	dir, paths := corpusDir(t)
+	cases := []struct {
+		name  string
+		flags []string
+		opt   linereader.Options
+		top   int
+	}{
+		{"lines in 4 KiB sections", []string{"--section-size", "4KiB"}, linereader.Options{}, 10},
+		{"sep in 1000-byte sections, top 3", []string{"--sep", `e\x20`, "--section-size", "1000", "--top", "3"}, linereader.Options{Sep: []byte("e ")}, 3},
+		{"paragraphs", []string{"--paragraph", "--section-size", "100"}, linereader.Options{Paragraph: true}, 10},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			prefix := filepath.Join(t.TempDir(), "out", fmt.Sprintf("run%d", i))
+			args := append([]string{"--input", filepath.Join(dir, "*.txt"), "--output", prefix}, c.flags...)
+			code, stdout, stderr := runJob(t, args...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+			}
+			records, words, nrec, nwords := expected(t, paths, c.opt, c.top)
+			if got := readFile(t, prefix+"-records.tsv"); got != records {
+				t.Errorf("records report:\n%s\nwant:\n%s", got, records)
+			}
+			if got := readFile(t, prefix+"-words.tsv"); got != words {
+				t.Errorf("words report:\n%s\nwant:\n%s", got, words)
+			}
+			summary := regexp.MustCompile(fmt.Sprintf(`^foreach-beam: 5 files, %d records, %d words in \d+\.\ds; wrote %s-records.tsv and %s-words.tsv\n$`,
+				nrec, nwords, regexp.QuoteMeta(prefix), regexp.QuoteMeta(prefix)))
+			if !summary.MatchString(stdout) {
+				t.Errorf("summary %q does not match %s", stdout, summary)
+			}
+		})
+	}
+}
+
+func TestJobErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.txt.gz")
+	if err := os.WriteFile(bad, []byte("not gzip at all\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	cases := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"no match", []string{"--input", dir + "/*.log", "--output", out}, 1,
+			"foreach-beam: no file matches " + dir + "/*.log\n"},
+		{"unreadable file", []string{"--input", bad, "--output", out}, 1,
+			"foreach-beam: the job failed: foreachio: " + bad + ": gzip: invalid header\n"},
+		{"no input", []string{"--output", out}, 2,
+			"foreach-beam: --input GLOB is required\nRun 'foreach-beam --help' for the flags.\n"},
+		{"no output", []string{"--input", bad}, 2,
+			"foreach-beam: --output PREFIX is required\nRun 'foreach-beam --help' for the flags.\n"},
+		{"argument", []string{"--input", bad, "--output", out, "extra.txt"}, 2,
+			"foreach-beam: unexpected argument \"extra.txt\": the files are given by --input\nRun 'foreach-beam --help' for the flags.\n"},
+		{"bad escape", []string{"--input", bad, "--output", out, "--sep", `\q`}, 2,
+			"foreach-beam: --sep \"\\\\q\": unknown escape \\q\nRun 'foreach-beam --help' for the flags.\n"},
+		{"short hex escape", []string{"--input", bad, "--output", out, "--sep", `\x4`}, 2,
+			"foreach-beam: --sep \"\\\\x4\": \\x needs two hex digits\nRun 'foreach-beam --help' for the flags.\n"},
+		{"sep and paragraph", []string{"--input", bad, "--output", out, "--sep", `;`, "--paragraph"}, 2,
+			"foreach-beam: --sep and --paragraph cannot be used together\nRun 'foreach-beam --help' for the flags.\n"},
+		{"section size", []string{"--input", bad, "--output", out, "--section-size", "0"}, 2,
+			"foreach-beam: --section-size \"0\": want a positive number of bytes, such as 1048576 or 64MiB\nRun 'foreach-beam --help' for the flags.\n"},
+		{"top", []string{"--input", bad, "--output", out, "--top", "0"}, 2,
+			"foreach-beam: --top 0: it must be at least 1\nRun 'foreach-beam --help' for the flags.\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := runJob(t, c.args...)
+			if code != c.code || stdout != "" || stderr != c.stderr {
+				t.Fatalf("exit %d, stdout %q, stderr:\n%q\nwant exit %d and stderr:\n%q", code, stdout, stderr, c.code, c.stderr)
+			}
+		})
+	}
+}
+
+func TestUnknownFlagPrintsUsage(t *testing.T) {
+	code, stdout, stderr := runJob(t, "--no-such-flag")
+	if code != 2 || stdout != "" {
+		t.Fatalf("exit %d, stdout %q", code, stdout)
+	}
+	if !strings.HasPrefix(stderr, "flag provided but not defined: -no-such-flag\nUsage: foreach-beam --input GLOB --output PREFIX") ||
+		!strings.Contains(stderr, "  --section-size SIZE\n") || !strings.Contains(stderr, "Beam flags pass through") {
+		t.Fatalf("stderr:\n%s", stderr)
+	}
+}
+
+func TestUnescape(t *testing.T) {
+	for in, want := range map[string]string{`\n`: "\n", `\r\n`: "\r\n", `a\tb`: "a\tb", `\0`: "\x00", `\\`: `\`, `\x1e`: "\x1e", `;`: ";"} {
+		got, err := unescape(in)
+		if err != nil || string(got) != want {
+			t.Errorf("unescape(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{``, `\`, `\x`, `\xg0`, `\q`} {
+		if got, err := unescape(in); err == nil {
+			t.Errorf("unescape(%q) = %q, want an error", in, got)
+		}
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"1": 1, "4096": 4096, "4KiB": 4096, "64MiB": 64 << 20, "1GiB": 1 << 30} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "-1", "1.5MiB", "MiB", "1MB", "9999999999GiB"} {
+		if got, err := parseSize(in); err == nil {
+			t.Errorf("parseSize(%q) = %d, want an error", in, got)
+		}
+	}
+}
