@@ -118,7 +118,9 @@ func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
 	fs.VarPF(progressValue{&cfg.progress, progressOff}, "no-progress", "", "never draw a progress bar").
 		NoOptDefVal = "true"
 	fs.Var(sizeValue{&raw.maxRecord}, "max-record", "fail a record longer than SIZE: the file is reported and skipped")
-	raw.buffer = "64KiB"
+	// 128 KiB, as cat reads: against 64 KiB (the library's default) it halves the
+	// system calls of the plain copy, which took a third less CPU time for it.
+	raw.buffer = "128KiB"
 	fs.Var(sizeValue{&raw.buffer}, "buffer", "bytes per read")
 	fs.IntVarP(&cfg.jobs, "jobs", "j", runtime.NumCPU(), "with --count: read large regular files in `N` parallel sections")
 	fs.Lookup("jobs").DefValue = "number of CPUs"
