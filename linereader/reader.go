@@ -13,7 +13,8 @@ import (
 // Limits and failure modes, up front:
 //   - Records are unbounded by default: a record longer than the buffer grows it
 //     (doubling up to 64 MiB, then by a quarter at a time), so a record of L bytes needs a
-//     buffer of up to 2L (1.25L past 64 MiB), and 2.25L for the moment of a growth. Set
+//     buffer of up to 2L (1.25L past 64 MiB), and the process about 2L of memory at its
+//     peak (measured for 1 GiB: 1.8× with Views, 2.0× with Lines, which copies it). Set
 //     Options.MaxRecord to stop on longer records with a *TooLongError instead, or use
 //     Pieces, which yields long records in bounded memory. The buffer is given back by
 //     Release, by Reset when it grew past a few times BufferSize, and during a loop once

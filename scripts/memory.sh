@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# memory.sh: the memory the engine needs for one long line, per iterator: the buffer's
+# peak capacity and the process's peak resident memory, as multiples of the line.
+#
+#   scripts/memory.sh [SIZES...]     # default: 256MiB 1GiB
+#
+# Writes benchmarks/results/memory.md. Needs the largest SIZE of free space in $TMPDIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(256MiB 1GiB)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/longline" ./scripts/longline
+rev=$(git rev-parse --short HEAD)
+[ -z "$(git status --porcelain -- . ':!benchmarks/results')" ] || rev="$rev+dirty"
+out=benchmarks/results/memory.md
+{
+	echo "# Memory for one long line"
+	echo
+	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores, $(go env GOVERSION)"
+	echo "- Code: commit $rev"
+	echo "- Reproduce: \`scripts/memory.sh ${sizes[*]}\`"
+	echo
+	echo "One line of SIZE bytes (newline included) read by one iterator with the default options"
+	echo "(BufferSize 64 KiB). Peak RSS is the process's (getrusage), the Go runtime included."
+	echo
+	echo "| iterator | line | longest yielded | growths | buffer peak | peak RSS |"
+	echo "|---|---:|---:|---:|---:|---:|"
+	for size in "${sizes[@]}"; do
+		for it in views lines pieces; do
+			"$work/longline" -size "$size" -iter "$it" "$work/line-$size"
+		done
+		rm -f "$work/line-$size"
+	done
+} > "$out.tmp"
+mv "$out.tmp" "$out"
+cat "$out"
