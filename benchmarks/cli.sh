@@ -94,6 +94,7 @@ mkdir -p benchmarks/results
 	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(go env GOOS)/$(go env GOARCH), $(go env GOVERSION); $(cat --version | head -n1)"
 	echo "- Data: \`go run ./testdata/gen --shape tall --size $size\` ($(wc -c <"$f") bytes, $(wc -l <"$f") lines), in the page cache; output to /dev/null"
 	echo "- Command: \`benchmarks/cli.sh\` (hyperfine: $rounds rounds of $runs runs per command, the commands in turn within each round; median over all runs)"
+	echo "- Load average (1, 5, 15 min) as the timing starts: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 	echo
 	echo "## Plain copy: foreach FILE vs cat FILE"
 	echo
