@@ -44,7 +44,8 @@ import (
 )
 
 func init() {
-	register.DoFn4x1[context.Context, *sdf.LockRTracker, fileio.ReadableFile, func(string, int64), error](&wordsFn{})
+	register.DoFn5x1[context.Context, *sdf.LockRTracker, fileio.ReadableFile, func(string, int64), func(string, int64), error](&countFn{})
+	register.Function2x0(zeroRecords)
 	register.Function2x1(formatRecords)
 	register.Function2x1(toWordCount)
 	register.Function2x1(lessWordCount)
@@ -220,18 +221,19 @@ func countMatches(ctx context.Context, glob string) (int, error) {
 func (j *job) recordsFile() string { return j.output + "-records.tsv" }
 func (j *job) wordsFile() string   { return j.output + "-words.tsv" }
 
-// pipeline is the job: the files are read once, by two splittable DoFns that share the
-// same sections: one counts records, the other counts words. Neither makes a record an
-// element; each section emits its totals.
+// pipeline is the job. The files are read once, by one splittable DoFn that counts both
+// records and words inside each section and emits only totals: per section, the number of
+// records of its file and one count per distinct word. Making every record an element
+// would cost several times the reading itself.
 func (j *job) pipeline() *beam.Pipeline {
 	p, s := beam.NewPipelineWithRoot()
 	files := fileio.ReadMatches(s, fileio.MatchFiles(s, j.input))
-	sections := foreachio.WithSectionSize(j.sectionSize)
 
-	records := foreachio.CountRecords(s, files, j.opt, sections)
-	textio.Write(s, j.recordsFile(), sortedText(s, beam.ParDo(s, formatRecords, records)))
+	records, words := beam.ParDo2(s.Scope("CountRecordsAndWords"), &countFn{foreachio.Sections{Options: j.opt, SectionSize: j.sectionSize}}, files)
+	zeros := beam.ParDo(s, zeroRecords, files) // an empty file has no section that counts it
+	perFile := stats.SumPerKey(s, beam.Flatten(s, records, zeros))
+	textio.Write(s, j.recordsFile(), sortedText(s, beam.ParDo(s, formatRecords, perFile)))
 
-	words := beam.ParDo(s.Scope("CountWords"), &wordsFn{foreachio.Sections{Options: j.opt, SectionSize: j.sectionSize}}, files)
 	counts := beam.ParDo(s, toWordCount, stats.SumPerKey(s, words))
 	textio.Write(s, j.wordsFile(), beam.ParDo(s, formatTop, top.Largest(s, counts, j.top, lessWordCount)))
 	return p
@@ -245,29 +247,37 @@ var (
 	wordsCounter   = beam.NewCounter(counterNamespace, "words")
 )
 
-// wordsFn counts the words of each section in a map and emits one total per word.
-type wordsFn struct{ foreachio.Sections }
+// countFn counts the records of a section and its words, in a map, and emits the file's
+// record count and one total per distinct word.
+type countFn struct{ foreachio.Sections }
 
-func (f *wordsFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, emit func(string, int64)) error {
+func (f *countFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, emitRecords, emitWords func(string, int64)) error {
 	counts := map[string]int64{}
-	var records, total int64
+	var records, words int64
 	err := f.Each(ctx, rt, file, func(_ int64, rec []byte) error {
 		records++
 		for w := range bytes.FieldsSeq(rec) {
 			counts[string(w)]++ // the map key is a copy: rec is borrowed
-			total++
+			words++
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	if records > 0 {
+		emitRecords(file.Metadata.Path, records)
+	}
 	for w, n := range counts {
-		emit(w, n)
+		emitWords(w, n)
 	}
 	recordsCounter.Inc(ctx, records)
-	wordsCounter.Inc(ctx, total)
+	wordsCounter.Inc(ctx, words)
 	return nil
+}
+
+func zeroRecords(file fileio.ReadableFile, emit func(string, int64)) {
+	emit(file.Metadata.Path, 0)
 }
 
 // wordCount is a word and its number of occurrences, for top.Largest.
@@ -333,7 +343,7 @@ func (j *job) summary(files int, res beam.PipelineResult, took time.Duration) st
 	if res != nil {
 		for _, c := range res.Metrics().AllMetrics().Counters() {
 			if c.Key.Namespace != counterNamespace {
-				continue // foreachio's own counters count the records of both passes
+				continue // foreachio's own counters are the library's, not the job's
 			}
 			switch c.Key.Name {
 			case "records":

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Times foreach-beam on Prism (in-process, the default) and on the direct runner against
+# foreach -c and a sequential Go loop (bench/seqloop) over the same generated files, and
+# writes the medians to results.md (RESULTS=path to write elsewhere).
+#
+#   bash beam/bench.sh                  # ROUNDS=5 TALL=256MiB MIXED=64MiB by default
+#   ROUNDS=3 TALL=64MiB bash beam/bench.sh
+#
+# Each timed run holds /tmp/foreach-bench.lock (flock), so that no two measurements of the
+# project run at once; the contenders alternate within each round, in reverse order every
+# other round. Wall time, CPU time (user+sys: Prism runs on several goroutines) and peak RSS
+# come from GNU time.
+set -euo pipefail
+cd "$(dirname "$0")"
+here=$(pwd)
+
+ROUNDS=${ROUNDS:-5}
+TALL=${TALL:-256MiB}
+MIXED=${MIXED:-64MiB}
+RESULTS=${RESULTS:-results.md}
+LOCK=${LOCK:-/tmp/foreach-bench.lock}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+commit=$(git rev-parse --short HEAD)
+if [ -n "$(git status --porcelain -- . ../linereader ../bytelist ../internal)" ]; then
+	commit="$commit (with uncommitted changes)"
+fi
+
+echo "+ building into $WORK"
+go build -o "$WORK/foreach-beam" ./cmd/foreach-beam
+go build -o "$WORK/seqloop" ./bench/seqloop
+(cd .. && go build -o "$WORK/foreach" ./cmd/foreach)
+mkdir -p "$WORK/data" "$WORK/tiny" "$WORK/out"
+(cd .. && go run ./testdata/gen --shape tall --size "$TALL" -o "$WORK/data/tall.txt" &&
+	go run ./testdata/gen --shape mixed --size "$MIXED" -o "$WORK/data/mixed.txt")
+printf 'one line\n' >"$WORK/tiny/one.txt"
+files=("$WORK/data/tall.txt" "$WORK/data/mixed.txt")
+bytes=$(cat "${files[@]}" | wc -c)
+
+# The contenders: a name, then the command (run by bash -c, in $WORK).
+names=(
+	"foreach -c -j2 (records only)"
+	"seqloop -records (records only, 1 goroutine)"
+	"seqloop (records and words, 1 goroutine)"
+	"foreach-beam on Prism (records and words)"
+	"foreach-beam on the direct runner"
+	"foreach-beam on Prism, one 9-byte file"
+)
+cmds=(
+	"./foreach -c -j2 data/tall.txt data/mixed.txt"
+	"./seqloop -records data/tall.txt data/mixed.txt"
+	"./seqloop data/tall.txt data/mixed.txt"
+	"./foreach-beam --input 'data/*.txt' --output out/prism"
+	"./foreach-beam --input 'data/*.txt' --output out/direct --runner=direct"
+	"./foreach-beam --input 'tiny/*.txt' --output out/tiny"
+)
+
+# Every contender must agree on the number of records before any is timed.
+cd "$WORK"
+want=$(./seqloop -records data/tall.txt data/mixed.txt | awk '{print $3}')
+./foreach -c data/tall.txt data/mixed.txt | grep -q "^$want total$" || { echo "foreach -c disagrees"; exit 1; }
+./foreach-beam --input 'data/*.txt' --output out/check >/dev/null
+sum=$(awk -F'\t' '{s += $2} END {print s}' out/check-records.tsv)
+[ "$sum" = "$want" ] || { echo "foreach-beam counts $sum records, want $want"; exit 1; }
+echo "+ all contenders count $want records in $bytes bytes"
+
+: >times.tsv
+n=${#cmds[@]}
+for ((round = 1; round <= ROUNDS; round++)); do
+	order=$(seq 0 $((n - 1)))
+	if ((round % 2 == 0)); then order=$(seq $((n - 1)) -1 0); fi
+	for i in $order; do
+		/usr/bin/flock "$LOCK" /usr/bin/time -f "$i\t%e\t%U\t%S\t%M" -a -o times.tsv bash -c "${cmds[$i]}" >/dev/null
+	done
+	echo "+ round $round of $ROUNDS done"
+done
+
+median() { sort -n | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+{
+	echo "# foreach-beam against foreach -c and a sequential loop"
+	echo
+	echo "Written by \`beam/bench.sh\` (ROUNDS=$ROUNDS TALL=$TALL MIXED=$MIXED) at commit $commit, $(date -u '+%Y-%m-%d %H:%M UTC')."
+	echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(go version | cut -d' ' -f3), load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+	echo "Files: generated tall ($TALL) and mixed ($MIXED), $bytes bytes and $want records in all, in the page cache."
+	echo "Medians of $ROUNDS alternated runs, process start included; CPU is user+sys; RSS is the peak."
+	echo
+	echo "| command | wall s | CPU s | peak RSS MiB | wall vs seqloop |"
+	echo "|---|---|---|---|---|"
+	base=$(awk -F'\t' '$1 == 2 {print $2}' times.tsv | median)
+	for ((i = 0; i < n; i++)); do
+		wall=$(awk -F'\t' -v i="$i" '$1 == i {print $2}' times.tsv | median)
+		cpu=$(awk -F'\t' -v i="$i" '$1 == i {print $3 + $4}' times.tsv | median)
+		rss=$(awk -F'\t' -v i="$i" '$1 == i {print $5 / 1024}' times.tsv | median)
+		printf '| %s: `%s` | %.2f | %.2f | %.0f | %.2f× |\n' "${names[$i]}" "${cmds[$i]}" "$wall" "$cpu" "$rss" "$(awk -v w="$wall" -v b="$base" 'BEGIN {print w / b}')"
+	done
+	echo
+	echo "Every run, in order (contender index, wall, user, sys, peak RSS KiB):"
+	echo
+	echo '```'
+	cat times.tsv
+	echo '```'
+} >"$(cd "$here" && realpath -m "$RESULTS")"
+echo "+ wrote $RESULTS"
