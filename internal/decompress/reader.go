@@ -174,10 +174,11 @@ func (r *Reader) start() error {
 		// gzip reader reads its header here.
 		r.dec, err = gzip.NewReader(r.buf)
 	case Zstd:
-		// One decoder, decoding in the calling goroutine: the engine
-		// above already overlaps reading with the loop body, and in a
-		// measurement the concurrent decoder (the package's default) cost
-		// more CPU for the same wall time on two cores.
+		// Decoding in the calling goroutine (concurrency 1): the engine
+		// above already overlaps reading with the loop body, and on two
+		// cores the library's default (goroutines decoding ahead) took
+		// 1.2 to 1.5 times the CPU time, with wall times within the
+		// noise (BenchmarkDecode, benchmarks/results/compress.md).
 		r.zd, err = zstd.NewReader(r.buf,
 			zstd.WithDecoderConcurrency(1),
 			zstd.WithDecoderLowmem(true),
