@@ -23,8 +23,8 @@ import (
 const DefaultSectionSize = 64 << 20
 
 // wholeFile is the restriction that stands for a whole file read sequentially, in one
-// piece, when it cannot be read in sections: the file is compressed, its filesystem gives no io.ReaderAt, or the Options cannot
-// be split (see linereader.NewSection). It is the one-position range [-1, 0), which no
+// piece, when it cannot be read in sections: the file is compressed, its filesystem gives
+// no io.ReaderAt, or the Options cannot be split (see linereader.NewSection). It is the one-position range [-1, 0), which no
 // byte range of a file can be: once its only position is claimed, an offsetrange tracker
 // can no longer split it, so no runner can hand half of such a file to another worker.
 var wholeFile = offsetrange.Restriction{Start: -1, End: 0}
@@ -34,6 +34,9 @@ var wholeFile = offsetrange.Restriction{Start: -1, End: 0}
 // claimed by nobody; the other half is wholeFile again).
 func whole(rest offsetrange.Restriction) bool { return rest.Start < 0 }
 
+// Each adds to two counters of the job, in the namespace foreachio: records (every record
+// it yields, in every DoFn that calls it) and sections (the restrictions it processed,
+// more than the initial ones when the runner split some while they were read).
 var (
 	recordsCounter  = beam.NewCounter("foreachio", "records")
 	sectionsCounter = beam.NewCounter("foreachio", "sections")
