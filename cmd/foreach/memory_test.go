@@ -44,12 +44,8 @@ func TestBoundedMemoryHugeRecord(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads 1 GiB per case")
 	}
-	if raceEnabled {
-		// The race detector's shadow memory makes the resident size of the child
-		// meaningless (and the 1 GiB slow to pass).
-		t.Skip("peak RSS is not measurable under the race detector")
-	}
 	name := hugeRecordFile(t)
+	command := commandProcess(t)
 	for _, tc := range []struct {
 		args           []string
 		prefix, suffix string
@@ -69,8 +65,7 @@ func TestBoundedMemoryHugeRecord(t *testing.T) {
 		{[]string{"-c", "-p"}, "", ""},
 	} {
 		t.Run(flagsName(tc.args), func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], append(tc.args, name)...)
-			cmd.Env = append(os.Environ(), runMainEnv+"=1")
+			cmd := command(append(tc.args, name)...)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			out, err := cmd.StdoutPipe()
@@ -103,14 +98,11 @@ func TestBoundedMemoryMaxRecord(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads up to 1 GiB per case")
 	}
-	if raceEnabled {
-		t.Skip("peak RSS is not measurable under the race detector")
-	}
 	name := hugeRecordFile(t)
+	command := commandProcess(t)
 	for _, args := range [][]string{{"--buffer", "64KiB"}, {"-n"}, {"-p"}, {"--whole"}, {"-p", "-C"}, {"-c"}, {"--stats", "-H"}} {
 		t.Run(flagsName(args), func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], append(args, "--max-record", "4MiB", name)...)
-			cmd.Env = append(os.Environ(), runMainEnv+"=1")
+			cmd := command(append(args, "--max-record", "4MiB", name)...)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			err := cmd.Run()
@@ -129,6 +121,25 @@ func TestBoundedMemoryMaxRecord(t *testing.T) {
 			assert.Less(t, rss, int64(maxRSS), "peak RSS")
 		})
 	}
+}
+
+// commandProcess returns a maker of the command as a child process: this test binary
+// (see TestMain), or under the race detector, whose shadow memory would make the child's
+// resident size meaningless (and 1 GiB slow to pass), the command built without it.
+func commandProcess(t *testing.T) func(args ...string) *exec.Cmd {
+	t.Helper()
+	if !raceEnabled {
+		return func(args ...string) *exec.Cmd {
+			cmd := exec.Command(os.Args[0], args...)
+			cmd.Env = append(os.Environ(), runMainEnv+"=1")
+			return cmd
+		}
+	}
+	path := filepath.Join(t.TempDir(), "foreach")
+	if out, err := exec.Command("go", "build", "-o", path, ".").CombinedOutput(); err != nil {
+		t.Skipf("no command built without the race detector: go build: %v\n%s", err, out)
+	}
+	return func(args ...string) *exec.Cmd { return exec.Command(path, args...) }
 }
 
 // checkZeros reads r to its end and checks that it is prefix, n zero bytes, then suffix.
