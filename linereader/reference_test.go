@@ -1,9 +1,9 @@
 package linereader_test
 
-// A deliberately simple implementation of SEMANTICS.md over a whole []byte: no buffering, no
+// A deliberately simple implementation of docs/semantics.md over a whole []byte: no buffering, no
 // reads, no state carried between records other than the position and the line number. The
 // engine is checked against it (differential_test.go, fuzz_test.go, readpatterns_test.go), so
-// it favours being obviously right over being fast: every rule of SEMANTICS.md is one visible
+// it favours being obviously right over being fast: every rule of docs/semantics.md is one visible
 // step in refSplit.
 
 import (
@@ -27,7 +27,7 @@ func (r refRecord) String() string {
 	return fmt.Sprintf("{%q line=%d off=%d}", r.Data, r.LineNo, r.Offset)
 }
 
-// refValid reports whether opt is a valid combination of Options (SEMANTICS.md, Errors).
+// refValid reports whether opt is a valid combination of Options (docs/semantics.md, Errors).
 func refValid(opt linereader.Options) bool {
 	if opt.Paragraph && opt.Whole {
 		return false
@@ -39,7 +39,7 @@ func refValid(opt linereader.Options) bool {
 }
 
 // refIsDefaultSep reports whether chomp follows the default separator's rule (remove "\n" or
-// "\r\n"). API.md says a nil or empty Sep "means \n", and Ruby chomps "\r\n" for an explicit
+// "\r\n"). the Options docs say a nil or empty Sep "means \n", and Ruby chomps "\r\n" for an explicit
 // "\n" too, so Sep "\n" is the default separator spelled out.
 func refIsDefaultSep(opt linereader.Options) bool {
 	return !opt.Paragraph && !opt.Whole && (len(opt.Sep) == 0 || string(opt.Sep) == "\n")
@@ -59,7 +59,7 @@ func refIncompleteUTF8(b []byte) bool {
 	return !utf8.FullRune(b[i:])
 }
 
-// refSplit cuts in into records following SEMANTICS.md. It assumes refValid(opt).
+// refSplit cuts in into records following docs/semantics.md. It assumes refValid(opt).
 // MaxRecord and BufferSize do not change the records and are ignored.
 func refSplit(in []byte, opt linereader.Options) []refRecord {
 	sep := opt.Sep
@@ -186,7 +186,7 @@ func describeOptions(opt linereader.Options) string {
 	return "{" + strings.Join(parts, " ") + "}"
 }
 
-// The reference must itself satisfy every example of SEMANTICS.md (the shared table) and the
+// The reference must itself satisfy every example of docs/semantics.md (the shared table) and the
 // line-number and offset details below, before anything is judged against it.
 func TestReferenceSemanticsTable(t *testing.T) {
 	for _, tc := range semanticsCases {

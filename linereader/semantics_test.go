@@ -1,7 +1,7 @@
 package linereader_test
 
-// One table case per rule and example of SEMANTICS.md, then the accessors' contracts of
-// API.md: lifetimes (borrowed vs owned records), errors, Stats, Reset, Open/Close/Foreach.
+// One table case per rule and example of docs/semantics.md, then the accessors' contracts of
+// the Reader docs: lifetimes (borrowed vs owned records), errors, Stats, Reset, Open/Close/Foreach.
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ import (
 
 var errBoom = errors.New("boom")
 
-// semCase is one input, its options and what SEMANTICS.md says it yields.
+// semCase is one input, its options and what docs/semantics.md says it yields.
 type semCase struct {
 	name    string
 	in      string
