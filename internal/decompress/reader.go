@@ -177,8 +177,8 @@ func (r *Reader) start() error {
 		// Decoding in the calling goroutine (concurrency 1): the engine
 		// above already overlaps reading with the loop body, and on two
 		// cores the library's default (goroutines decoding ahead) took
-		// 1.2 to 1.5 times the CPU time, with wall times within the
-		// noise (BenchmarkDecode, benchmarks/results/compress.md).
+		// 1.2 to 2.4 times the CPU time and was no faster in wall time
+		// (BenchmarkDecode, benchmarks/results/compress.md).
 		r.zd, err = zstd.NewReader(r.buf,
 			zstd.WithDecoderConcurrency(1),
 			zstd.WithDecoderLowmem(true),
