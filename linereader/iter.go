@@ -245,13 +245,7 @@ func (r *Reader) Runs() iter.Seq[[]byte] {
 				continue
 			}
 			if multi {
-				if lo, hi, n := r.e.run(0, 0); n > 0 {
-					run := r.e.data[lo:hi:hi]
-					r.cur, r.curOff, r.curLine, r.partial = run, r.e.base+int64(lo), r.e.lineNo, false
-					r.records += int64(n)
-					if n == 1 {
-						r.longest = max(r.longest, len(run))
-					}
+				if run := r.nextRun(); run != nil {
 					if !yield(run) {
 						return
 					}
@@ -276,17 +270,49 @@ func (r *Reader) Runs() iter.Seq[[]byte] {
 func (r *Reader) Pieces() iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
 		for {
-			if r.ra != nil || len(r.queue) > 0 {
-				if !r.nextQueued() {
-					continue
+			if r.ra == nil && len(r.queue) == 0 {
+				// Views' loop, with pieces.
+				if !r.e.advance(true) {
+					r.cur, r.partial = nil, false
+					return
 				}
-			} else if !r.advance(true) {
-				return
+				r.setRecord()
+				if !yield(r.cur) {
+					return
+				}
+				continue
+			}
+			if !r.nextQueued() {
+				continue
 			}
 			if !yield(r.cur) {
 				return
 			}
 		}
+	}
+}
+
+// nextRun makes every complete record buffered the current run and returns it, or nil
+// when there is none and reading more will not make one (the input ended, or the record
+// does not fit in a read: advance yields it in pieces). When only the tail of a record
+// is buffered it reads first, so that the record straddling two reads goes out with the
+// records after it, not as a run of its own: one run per read.
+func (r *Reader) nextRun() []byte {
+	e := &r.e
+	for {
+		if lo, hi, n := e.run(0, 0); n > 0 {
+			run := e.data[lo:hi:hi]
+			r.cur, r.curOff, r.curLine, r.partial = run, e.base+int64(lo), e.lineNo, false
+			r.records += int64(n)
+			if n == 1 {
+				r.longest = max(r.longest, len(run))
+			}
+			return run
+		}
+		if e.done || e.eof || e.partial || e.seek || len(e.data)-e.start >= e.cfg.readSize {
+			return nil
+		}
+		e.fill()
 	}
 }
 

@@ -175,14 +175,20 @@ func (r *Reader) advance(pieces bool) bool {
 		r.cur, r.partial = nil, false
 		return false
 	}
+	r.setRecord()
+	return true
+}
+
+// setRecord makes the engine's last record, borrowed, the current one: a whole record
+// or a piece of one (Partial).
+func (r *Reader) setRecord() {
 	if r.e.partial {
 		// A piece: the record it belongs to is counted with its last piece.
 		r.cur, r.curOff, r.curLine, r.partial = r.e.rec(), r.e.off, r.e.lineNo, true
 		r.longest = max(r.longest, len(r.cur))
-		return true
+		return
 	}
 	r.setCur(r.e.rec())
-	return true
 }
 
 // setCur makes rec, the engine's last record or a copy of it, the current record.
