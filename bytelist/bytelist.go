@@ -127,6 +127,16 @@ func (b *ByteList) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// WriteString appends s, as Write does for a []byte, without converting it first
+// (io.StringWriter). It always returns len(s), nil.
+func (b *ByteList) WriteString(s string) (int, error) {
+	if len(s) > cap(b.buf)-len(b.buf) {
+		b.grow(len(s))
+	}
+	b.buf = append(b.buf, s...)
+	return len(s), nil
+}
+
 // WriteByte appends c to the list, growing it if needed. It implements io.ByteWriter and
 // always returns nil.
 func (b *ByteList) WriteByte(c byte) error {

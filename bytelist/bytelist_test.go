@@ -223,6 +223,28 @@ func TestWrite(t *testing.T) {
 	check(t, &b, want.String())
 }
 
+// WriteString appends exactly as Write does, grows geometrically like it, and satisfies
+// io.StringWriter.
+func TestWriteString(t *testing.T) {
+	var _ io.StringWriter = (*bytelist.ByteList)(nil)
+	var b, w bytelist.ByteList
+	for i := 0; i < 50; i++ {
+		n, err := b.WriteString(sample)
+		if n != len(sample) || err != nil {
+			t.Fatalf("WriteString = %d, %v", n, err)
+		}
+		w.Write([]byte(sample))
+	}
+	check(t, &b, w.String())
+	if b.Stats() != w.Stats() {
+		t.Fatalf("WriteString grew as %+v, Write as %+v", b.Stats(), w.Stats())
+	}
+	if n, err := b.WriteString(""); n != 0 || err != nil {
+		t.Fatalf(`WriteString("") = %d, %v`, n, err)
+	}
+	check(t, &b, w.String())
+}
+
 // Writing a list's own view into it must work whether or not the write grows the list.
 func TestWriteSelf(t *testing.T) {
 	for _, c := range []int{0, 8, 16, 1000} {

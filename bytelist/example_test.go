@@ -105,3 +105,18 @@ func ExampleByteList_Release() {
 	// Output:
 	// capacity 64, peak 1048576, grows 1
 }
+
+// WriteString appends a string without converting it to a []byte first, so a ByteList
+// works with fmt.Fprint and io.WriteString like a bytes.Buffer.
+func ExampleByteList_WriteString() {
+	b := bytelist.New(0)
+	b.WriteString("id,name\n")
+	for i, name := range []string{"ada", "grace"} {
+		fmt.Fprintf(b, "%d,%s\n", i+1, name)
+	}
+	fmt.Print(b.String())
+	// Output:
+	// id,name
+	// 1,ada
+	// 2,grace
+}

@@ -348,3 +348,42 @@ func ExampleTooLongError() {
 	// "ok\n"
 	// record 2 at offset 3: longer than 16 bytes
 }
+
+// Pieces passes records of any length on in bounded memory: a record longer than the
+// buffer comes in pieces, and Partial says that more of the same record follows.
+func ExampleReader_Pieces() {
+	in := strings.Repeat("x", 10) + "\nshort\n"
+	r := linereader.New(strings.NewReader(in), linereader.Options{BufferSize: 4, Chomp: true})
+	for p := range r.Pieces() {
+		fmt.Printf("%q partial=%v line=%d\n", p, r.Partial(), r.LineNo())
+	}
+	if err := r.Err(); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// "xxx" partial=true line=0
+	// "xxx" partial=true line=0
+	// "xxx" partial=true line=0
+	// "x" partial=false line=1
+	// "sho" partial=true line=1
+	// "rt" partial=false line=2
+}
+
+// Release gives back a buffer that grew for one long record, without losing what is
+// buffered: the reader goes on with the same records.
+func ExampleReader_Release() {
+	in := strings.Repeat("z", 1<<20) + "\nafter\n"
+	r := linereader.New(strings.NewReader(in), linereader.Options{BufferSize: 4096, Chomp: true})
+	r.Next()
+	fmt.Println(len(r.Bytes()), r.Stats().Buffer.PeakCap >= 1<<20)
+	r.Release()
+	for r.Next() {
+		fmt.Println(r.Text())
+	}
+	if err := r.Err(); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// 1048576 true
+	// after
+}
