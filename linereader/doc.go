@@ -17,6 +17,9 @@
 //     batch keeps its whole block (up to 32 KiB) alive.
 //   - Runs lends spans of whole records exactly as they are in the input: the fastest
 //     way to pass records on unchanged.
+//   - Pieces lends records like Views, but a record longer than the buffer comes in
+//     pieces (Partial reports them), so memory stays bounded whatever the input. Runs
+//     does the same with a record longer than the buffer.
 //
 // Records keep their separator ("\n" by default) unless Options.Chomp is set, which drops
 // it (and, for the default separator, a "\r" just before the "\n").
@@ -59,7 +62,8 @@
 // buffer's spare room (BufferSize bytes at most per read), searches each byte once
 // (bytes.IndexByte for a one-byte separator), moves the unfinished record to the front
 // only when the room after it runs short, and grows the buffer geometrically only when a
-// single record does not fit. Reset reuses the buffer for the next input.
+// single record does not fit. Reset reuses the buffer for the next input; Release, Reset
+// and the loop itself give back a buffer grown for a record long gone.
 //
 // # Sections and counting
 //
