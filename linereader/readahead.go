@@ -138,6 +138,18 @@ func (ra *readAhead) waitRoom(n int64) bool {
 // the chunk is full. It returns false when the producer is to return: the engine ended,
 // a record was too large, or stop came while it waited for room.
 func (ra *readAhead) fillLines(c *chunk) bool {
+	more := ra.copyLines(c)
+	if n := len(c.recs); n > 0 {
+		c.last = c.meta[n-1]
+	}
+	// One atomic add per chunk, not per record: the chunk's bytes were checked against
+	// the allowance as they were copied, and nothing else adds to inflight meanwhile.
+	ra.inflight.Add(c.size)
+	return more
+}
+
+// copyLines is fillLines' loop.
+func (ra *readAhead) copyLines(c *chunk) bool {
 	e := ra.e
 	allow := ra.allowance()
 	for len(c.recs) < chunkRecords && c.size < chunkBytes {
@@ -168,11 +180,6 @@ func (ra *readAhead) fillLines(c *chunk) bool {
 		c.meta = append(c.meta, recMeta{e.off, e.lineNo, e.end()})
 		c.size += n
 		c.longest = max(c.longest, len(rec))
-		ra.inflight.Add(n)
-		allow -= n
-	}
-	if n := len(c.recs); n > 0 {
-		c.last = c.meta[n-1]
 	}
 	return true
 }
