@@ -5,6 +5,8 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
+	"sync"
 	"time"
 )
 
@@ -21,7 +23,10 @@ import (
 //     under 1% of the lightest loop.
 //   - While: the caller times its waits for the producer; after at least judgeBytes and
 //     judgeTime, if it waited more than idleShare percent of the time, its body is too
-//     light for the second core to pay, and read-ahead stops.
+//     light for the second core to pay, and read-ahead stops. It stops too when the
+//     loop ran less than 10% faster than the samples say the plain loop runs (the
+//     median cost per byte of the last decision's samples): then no core was free, or
+//     handing records over cost what the overlap saved.
 //   - After: a producer that stopped because it did not pay is not started again before
 //     retryBytes more of input, doubling at each failure in a row, up to maxBackoff
 //     doublings. One that stopped at a record larger than a chunk (it never copies
@@ -42,6 +47,11 @@ type policy struct {
 	votes     int  // samples in which the body took at least startShare of the engine's time
 	decided   bool // a first decision was made
 	want      bool // the samples say read-ahead pays
+
+	// The plain loop's cost per byte of record (engine and body), the median of the last
+	// decision's samples: what read-ahead must beat.
+	perByte [decideSamples]float64
+	plainNs float64
 
 	// Judging a running producer.
 	since  int64 // when the judgement window began (now)
@@ -72,6 +82,7 @@ const (
 	judgeBytes    = 8 << 20
 	judgeTime     = int64(20 * time.Millisecond)
 	idleShare     = 50
+	fasterBy      = 0.9 // read-ahead must beat the plain loop's time by 10%
 	retryBytes    = 16 << 20
 	maxBackoff    = 6
 )
@@ -80,6 +91,18 @@ var epoch = time.Now()
 
 // now is a monotonic clock reading in nanoseconds.
 func now() int64 { return int64(time.Since(epoch)) }
+
+// clockCost returns what one reading of now costs, measured once: the median of a few
+// back-to-back readings.
+var clockCost = sync.OnceValue(func() int64 {
+	var d [31]int64
+	for i := range d {
+		t := now()
+		d[i] = now() - t
+	}
+	slices.Sort(d[:])
+	return d[len(d)/2]
+})
 
 // allow starts the policy over for a new source.
 func (p *policy) allow(src io.Reader, cfg config) {
@@ -121,6 +144,9 @@ func (p *policy) sample(engineNs, bodyNs int64, size int) {
 		every, need = firstRecords, firstSamples
 	}
 	p.countdown = max(1, min(every, sampleBytes/(size+1)))
+	// The clock's own cost is in both readings: take it out.
+	engineNs, bodyNs = max(0, engineNs-clockCost()), max(0, bodyNs-clockCost())
+	p.perByte[p.samples] = float64(engineNs+bodyNs) / float64(size+1)
 	// Each sample votes, so that one step slowed by a page fault, a collection or the
 	// scheduler cannot swing the decision as it would swing a sum of times. A record
 	// larger than a chunk votes against: the producer would not take it.
@@ -129,6 +155,9 @@ func (p *policy) sample(engineNs, bodyNs int64, size int) {
 	}
 	if p.samples++; p.samples >= need {
 		p.want = 2*p.votes > p.samples
+		costs := p.perByte[:p.samples]
+		slices.Sort(costs)
+		p.plainNs = costs[len(costs)/2]
 		p.samples, p.votes, p.decided = 0, 0, true
 	}
 }
@@ -151,7 +180,11 @@ func (p *policy) received(size int64) bool {
 	if span < judgeTime && p.mode == policyAuto {
 		return false
 	}
-	idle := p.waitNs*100 > span*idleShare || p.mode == policyAlwaysIdle
+	// Not paying: the caller mostly waited for the producer (its body is too light), or
+	// the loop ran no faster than the plain loop would have (no core to spare: another
+	// load on the machine, or the hand-over costs what the overlap saves).
+	slower := p.plainNs > 0 && float64(span) > fasterBy*p.plainNs*float64(p.recv+1)
+	idle := p.waitNs*100 > span*idleShare || slower || p.mode == policyAlwaysIdle
 	p.since, p.waitNs, p.recv = t, 0, 0
 	if !idle {
 		p.fails = 0
