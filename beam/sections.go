@@ -19,7 +19,7 @@ import (
 // Sections.SectionSize is 0: large enough that opening the file and finding the first
 // record boundary cost nothing next to reading the range, small enough that a file of a
 // few hundred MiB gives work to several workers from the start. Runners that split
-// dynamically (Prism, Dataflow) cut further while the job runs.
+// dynamically (Dataflow does; Prism can) cut further while the job runs.
 const DefaultSectionSize = 64 << 20
 
 // wholeFile is the restriction that stands for a whole file read sequentially, in one
