@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI for the Beam module (its own go.mod, so the root module's ./... never reaches it):
 # vet and the tests, Prism pipelines included. The first run downloads and compiles the
-# Beam Go SDK (about 900 MB of modules); see docs/distributed.md for the times.
+# Beam Go SDK (about 1 GB of modules); see docs/distributed.md for the times.
 set -euo pipefail
 cd "$(dirname "$0")"
 
