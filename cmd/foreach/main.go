@@ -1,7 +1,7 @@
 // Command foreach prints the records of files, read with the linereader engine,
 // and benchmarks the engine against bufio (foreach bench).
 //
-// See foreach --help, and CLI.md in the project for the specification.
+// See foreach --help, and docs/cli.md in the project for the specification.
 package main
 
 import (
