@@ -19,7 +19,10 @@ import (
 //     sampleRecords records) the plain loop times one step: the engine's part (cut and
 //     copy) and the loop body's. After decideSamples samples (the first time sooner),
 //     read-ahead starts when in most of them the body took at least startShare percent of
-//     the engine's time. Three clock readings per sample, a few hundred records apart, cost well
+//     the engine's time: twice it, because handing a record to another core costs about
+//     as much as cutting and copying it (measured on the project's 2-core VM: with a body
+//     of 1.5 times the engine's time, read-ahead gained no wall time for 18% more CPU,
+//     benchmarks/results/run-b860f48.md, BenchmarkWork). Three clock readings per sample, a few hundred records apart, cost well
 //     under 1% of the lightest loop.
 //   - While: the caller times its waits for the producer; after at least judgeBytes and
 //     judgeTime, if it waited more than idleShare percent of the time, its body is too
@@ -78,7 +81,7 @@ const (
 	decideSamples = 16
 	firstRecords  = 32
 	firstSamples  = 4
-	startShare    = 100
+	startShare    = 200
 	judgeBytes    = 8 << 20
 	judgeTime     = int64(20 * time.Millisecond)
 	idleShare     = 50
