@@ -10,7 +10,7 @@ import (
 // an exact-size allocation owned by the caller, sharing memory with nothing (keeping one
 // keeps only that record). This is the safe default. Check Err after the loop.
 //
-// On a regular file, Lines may read ahead: when the loop body's own work is at least the
+// On a regular file, Lines may read ahead: when the loop body's own work is many times the
 // engine's (measured on sampled records, see policy.go), a second goroutine cuts and
 // copies the next records while the body works on the current ones, holding at most
 // 4 MiB of records ahead of the loop. It stops when the body turns out too light for it
