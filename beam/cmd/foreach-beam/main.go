@@ -40,6 +40,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	foreachio "github.com/foreachio/foreach/beam"
+	"github.com/foreachio/foreach/internal/escape"
 	"github.com/foreachio/foreach/linereader"
 )
 
@@ -180,7 +181,10 @@ func newJob(c config, rest []string) (*job, error) {
 		return nil, fmt.Errorf("--top %d: it must be at least 1", c.top)
 	}
 	j := &job{input: c.input, output: c.output, top: c.top}
-	sep, err := unescape(c.sep)
+	sep, err := escape.Parse(c.sep)
+	if err == nil && len(sep) == 0 {
+		err = errors.New("the separator is empty (use --paragraph for paragraphs)")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--sep %q: %v", c.sep, err)
 	}
@@ -375,49 +379,6 @@ func plainError(err error) string {
 		}
 	}
 	return msg
-}
-
-// unescape turns the escapes \n \r \t \0 \\ and \xHH of s into bytes.
-func unescape(s string) ([]byte, error) {
-	var out []byte
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' {
-			out = append(out, s[i])
-			continue
-		}
-		if i+1 == len(s) {
-			return nil, errors.New("it ends with a lone backslash")
-		}
-		i++
-		switch s[i] {
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case '0':
-			out = append(out, 0)
-		case '\\':
-			out = append(out, '\\')
-		case 'x':
-			if i+2 >= len(s) {
-				return nil, errors.New(`\x needs two hex digits`)
-			}
-			b, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
-			if err != nil {
-				return nil, errors.New(`\x needs two hex digits`)
-			}
-			out = append(out, byte(b))
-			i += 2
-		default:
-			return nil, fmt.Errorf(`unknown escape \%c`, s[i])
-		}
-	}
-	if len(out) == 0 {
-		return nil, errors.New("the separator is empty (use --paragraph for paragraphs)")
-	}
-	return out, nil
 }
 
 // parseSize parses a positive byte count: a number, or one followed by KiB, MiB or GiB.

@@ -162,7 +162,7 @@ func TestJobErrors(t *testing.T) {
 		{"argument", []string{"--input", bad, "--output", out, "extra.txt"}, 2,
 			"foreach-beam: unexpected argument \"extra.txt\": the files are given by --input\nRun 'foreach-beam --help' for the flags.\n"},
 		{"bad escape", []string{"--input", bad, "--output", out, "--sep", `\q`}, 2,
-			"foreach-beam: --sep \"\\\\q\": unknown escape \\q\nRun 'foreach-beam --help' for the flags.\n"},
+			"foreach-beam: --sep \"\\\\q\": unknown escape \\q (known: \\n \\r \\t \\0 \\\\ \\xHH)\nRun 'foreach-beam --help' for the flags.\n"},
 		{"short hex escape", []string{"--input", bad, "--output", out, "--sep", `\x4`}, 2,
 			"foreach-beam: --sep \"\\\\x4\": \\x needs two hex digits\nRun 'foreach-beam --help' for the flags.\n"},
 		{"sep and paragraph", []string{"--input", bad, "--output", out, "--sep", `;`, "--paragraph"}, 2,
@@ -193,17 +193,12 @@ func TestUnknownFlagPrintsUsage(t *testing.T) {
 	}
 }
 
-func TestUnescape(t *testing.T) {
-	for in, want := range map[string]string{`\n`: "\n", `\r\n`: "\r\n", `a\tb`: "a\tb", `\0`: "\x00", `\\`: `\`, `\x1e`: "\x1e", `;`: ";"} {
-		got, err := unescape(in)
-		if err != nil || string(got) != want {
-			t.Errorf("unescape(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	for _, in := range []string{``, `\`, `\x`, `\xg0`, `\q`} {
-		if got, err := unescape(in); err == nil {
-			t.Errorf("unescape(%q) = %q, want an error", in, got)
-		}
+// The escapes themselves are the core's (internal/escape, tested there); the job adds
+// that an empty separator is an error.
+func TestEmptySeparatorIsAnError(t *testing.T) {
+	if _, err := newJob(config{input: "x", output: "y", top: 10, sep: ""}, nil); err == nil ||
+		!strings.Contains(err.Error(), "the separator is empty") {
+		t.Fatalf("empty --sep: %v", err)
 	}
 }
 

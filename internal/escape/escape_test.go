@@ -1,4 +1,4 @@
-package main
+package escape
 
 import (
 	"testing"
@@ -25,7 +25,7 @@ func TestParseEscapes(t *testing.T) {
 		{`a\0b`, "a\x00b"},
 		{"é", "é"},
 	} {
-		got, err := parseEscapes(tc.in)
+		got, err := Parse(tc.in)
 		if assert.NoError(t, err, tc.in) {
 			assert.Equal(t, []byte(tc.want), got, tc.in)
 		}
@@ -45,7 +45,7 @@ func TestParseEscapesErrors(t *testing.T) {
 		`\1`:    `unknown escape \1 (known: \n \r \t \0 \\ \xHH)`,
 		`a\x4 `: `\x needs two hex digits`,
 	} {
-		_, err := parseEscapes(in)
+		_, err := Parse(in)
 		if assert.Error(t, err, in) {
 			assert.Equal(t, msg, err.Error(), in)
 		}
