@@ -183,7 +183,11 @@ func (e *engine) advance(pieces bool) bool {
 			end := e.scan + i + 1
 			hi := end
 			if e.cfg.opt.Chomp {
-				hi = e.start + len(e.chomp(e.data[e.start:end]))
+				// chomp, inlined: the record ends with its one-byte separator.
+				hi--
+				if e.cfg.crlf && hi > e.start && e.data[hi-1] == '\r' {
+					hi--
+				}
 			}
 			e.prevLine = e.lineNo
 			e.lineNo++

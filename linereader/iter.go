@@ -24,11 +24,11 @@ func (r *Reader) Lines() iter.Seq[[]byte] {
 			if r.ra == nil && len(r.queue) == 0 {
 				if r.pol.countdown--; r.pol.countdown > 0 {
 					if !r.e.advance(false) {
-						r.cur, r.partial = nil, false
+						r.noRecord()
 						return
 					}
 					rec := clone(r.e.rec())
-					r.setCur(rec)
+					r.engCur(len(rec))
 					if !yield(rec) {
 						return
 					}
@@ -37,7 +37,7 @@ func (r *Reader) Lines() iter.Seq[[]byte] {
 				// A timed step, for the read-ahead policy.
 				t0 := now()
 				if !r.e.advance(false) {
-					r.cur, r.partial = nil, false
+					r.noRecord()
 					r.pol.countdown = 1
 					return
 				}
@@ -91,11 +91,11 @@ func (r *Reader) Views() iter.Seq[[]byte] {
 		for {
 			if r.ra == nil && len(r.queue) == 0 {
 				if !r.e.advance(false) {
-					r.cur, r.partial = nil, false
+					r.noRecord()
 					return
 				}
 				rec := r.e.rec()
-				r.setCur(rec)
+				r.engCur(len(rec))
 				if !yield(rec) {
 					return
 				}
@@ -144,7 +144,7 @@ func (r *Reader) Batches() iter.Seq[[][]byte] {
 				}
 				var c chunk
 				if !r.e.batch(&c, 0) {
-					r.cur, r.partial = nil, false
+					r.noRecord()
 					return
 				}
 				batch := r.giveBatch(&c)
@@ -191,7 +191,7 @@ func (r *Reader) Batches() iter.Seq[[][]byte] {
 func (r *Reader) giveBatch(c *chunk) [][]byte {
 	n := len(c.recs)
 	m := c.last
-	r.cur, r.curOff, r.curLine, r.curEnd, r.partial = c.recs[n-1], m.off, m.line, m.end, false
+	r.cur, r.curOff, r.curLine, r.curEnd, r.partial, r.eng = c.recs[n-1], m.off, m.line, m.end, false, false
 	r.records += int64(n)
 	r.longest = max(r.longest, c.longest)
 	return c.recs
@@ -273,7 +273,7 @@ func (r *Reader) Pieces() iter.Seq[[]byte] {
 			if r.ra == nil && len(r.queue) == 0 {
 				// Views' loop, with pieces.
 				if !r.e.advance(true) {
-					r.cur, r.partial = nil, false
+					r.noRecord()
 					return
 				}
 				r.setRecord()
@@ -302,7 +302,7 @@ func (r *Reader) nextRun() []byte {
 	for {
 		if lo, hi, n := e.run(0, 0); n > 0 {
 			run := e.data[lo:hi:hi]
-			r.cur, r.curOff, r.curLine, r.partial = run, e.base+int64(lo), e.lineNo, false
+			r.cur, r.curOff, r.curLine, r.partial, r.eng = run, e.base+int64(lo), e.lineNo, false, false
 			r.records += int64(n)
 			if n == 1 {
 				r.longest = max(r.longest, len(run))

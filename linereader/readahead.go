@@ -226,6 +226,10 @@ func (ra *readAhead) give(c *chunk) {
 
 // startReadAhead lends the engine to a new producer.
 func (r *Reader) startReadAhead(batches bool) {
+	if r.eng {
+		// The current record is in the engine, which is about to be lent: keep a copy.
+		r.cur, r.curOff, r.curLine, r.eng = clone(r.e.rec()), r.e.off, r.e.lineNo, false
+	}
 	r.ra = startReadAhead(&r.e, batches)
 	r.pol.started()
 }
@@ -284,7 +288,7 @@ func (r *Reader) dequeue() []byte {
 	c.needMeta(r.e.cfg.sepByte)
 	i := r.qi
 	rec, m := c.recs[i], c.meta[i]
-	r.cur, r.curOff, r.curLine, r.curEnd, r.partial = rec, m.off, m.line, m.end, false
+	r.cur, r.curOff, r.curLine, r.curEnd, r.partial, r.eng = rec, m.off, m.line, m.end, false, false
 	r.records++
 	r.longest = max(r.longest, len(rec))
 	if r.qi++; r.qi == len(c.recs) {

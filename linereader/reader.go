@@ -48,6 +48,13 @@ type Reader struct {
 	records int64
 	longest int
 
+	// eng says the current record is the engine's last one (e.rec(), e.off, e.lineNo)
+	// rather than cur, curOff and curLine: the plain loops of Lines and Views set it
+	// instead of storing a slice per record, a store that pays a write barrier whenever
+	// the collector runs. Only the caller's goroutine reads the engine through it: no
+	// producer starts while it is set (startReadAhead clears it).
+	eng bool
+
 	// Read-ahead (readahead.go): ra is the running producer, nil when none; queue holds
 	// the records it produced that the caller has not been given, in order, from
 	// queue[0] record qi; snap holds the engine's Reads and buffer stats as of the last
@@ -125,7 +132,7 @@ func (r *Reader) Reset(src io.Reader) {
 		r.file.Close()
 		r.file = nil
 	}
-	r.cur, r.curOff, r.curLine, r.curEnd, r.partial = nil, 0, 0, 0, false
+	r.cur, r.curOff, r.curLine, r.curEnd, r.partial, r.eng = nil, 0, 0, 0, false, false
 	r.records, r.longest = 0, 0
 	r.e.reset(src)
 	r.pol.allow(src, r.e.cfg)
@@ -138,7 +145,7 @@ func (r *Reader) Close() error {
 	r.dropQueue()
 	r.e.fail(r.e.err)
 	r.e.closeSource()
-	r.cur, r.partial = nil, false
+	r.noRecord()
 	if r.file == nil {
 		return nil
 	}
@@ -172,7 +179,7 @@ func (r *Reader) Next() bool {
 // advance moves the engine to its next record and makes it the current one, borrowed.
 func (r *Reader) advance(pieces bool) bool {
 	if !r.e.advance(pieces) {
-		r.cur, r.partial = nil, false
+		r.noRecord()
 		return false
 	}
 	r.setRecord()
@@ -184,7 +191,7 @@ func (r *Reader) advance(pieces bool) bool {
 func (r *Reader) setRecord() {
 	if r.e.partial {
 		// A piece: the record it belongs to is counted with its last piece.
-		r.cur, r.curOff, r.curLine, r.partial = r.e.rec(), r.e.off, r.e.lineNo, true
+		r.cur, r.curOff, r.curLine, r.partial, r.eng = r.e.rec(), r.e.off, r.e.lineNo, true, false
 		r.longest = max(r.longest, len(r.cur))
 		return
 	}
@@ -193,9 +200,25 @@ func (r *Reader) setRecord() {
 
 // setCur makes rec, the engine's last record or a copy of it, the current record.
 func (r *Reader) setCur(rec []byte) {
-	r.cur, r.curOff, r.curLine, r.partial = rec, r.e.off, r.e.lineNo, false
+	r.cur, r.curOff, r.curLine, r.partial, r.eng = rec, r.e.off, r.e.lineNo, false, false
 	r.records++
 	r.longest = max(r.longest, len(rec))
+}
+
+// engCur makes the engine's last record, whole and n bytes long, the current one without
+// storing it (see eng).
+func (r *Reader) engCur(n int) {
+	r.eng, r.partial = true, false
+	r.records++
+	r.longest = max(r.longest, n)
+}
+
+// noRecord says there is no current record (LineNo and Offset keep their last values).
+func (r *Reader) noRecord() {
+	if r.eng {
+		r.curOff, r.curLine, r.eng = r.e.off, r.e.lineNo, false
+	}
+	r.cur, r.partial = nil, false
 }
 
 // clone returns an exact-size copy of p (len == cap) that shares memory with nothing.
@@ -209,31 +232,46 @@ func clone(p []byte) []byte {
 // Bytes returns the current record, borrowed from the reader's buffer: it is valid only
 // until the next call to Next, Reset, Release or Close, which may overwrite it. Its
 // capacity is capped, so appending to it copies. Use Line for a record to keep.
-func (r *Reader) Bytes() []byte { return r.cur }
+func (r *Reader) Bytes() []byte {
+	if r.eng {
+		return r.e.rec()
+	}
+	return r.cur
+}
 
 // Line returns a copy of the current record, owned by the caller: an exact-size
 // allocation (len == cap) that shares memory with nothing else. It returns nil when there
 // is no current record.
 func (r *Reader) Line() []byte {
-	if r.cur == nil {
+	if !r.eng && r.cur == nil {
 		return nil
 	}
-	return clone(r.cur)
+	return clone(r.Bytes())
 }
 
 // Text returns the current record as a string (a copy).
-func (r *Reader) Text() string { return string(r.cur) }
+func (r *Reader) Text() string { return string(r.Bytes()) }
 
 // LineNo returns Ruby's lineno after the current record: the number of records so far
 // that ended on their separator or at end of input with limit to spare. Records cut by
 // Options.Limit, and pieces but the last of a record (Pieces), do not count. In a
 // section it counts from 0 at the section's start.
-func (r *Reader) LineNo() int64 { return r.curLine }
+func (r *Reader) LineNo() int64 {
+	if r.eng {
+		return r.e.lineNo
+	}
+	return r.curLine
+}
 
 // Offset returns the byte offset in the input where the current record starts (in
 // paragraph mode, after the newlines skipped before it; for a piece, where the piece
 // starts). In a section it is absolute.
-func (r *Reader) Offset() int64 { return r.curOff }
+func (r *Reader) Offset() int64 {
+	if r.eng {
+		return r.e.off
+	}
+	return r.curOff
+}
 
 // Partial reports whether the current record is a piece of a longer record that the
 // next one continues (see Pieces).
