@@ -392,3 +392,24 @@ func TestLongRecordBufferGivenBackDuringLoop(t *testing.T) {
 	require.GreaterOrEqual(t, r.Stats().Buffer.PeakCap, 4<<20)
 	require.LessOrEqual(t, r.e.buf.Cap(), 1<<20, "the long record's buffer was kept")
 }
+
+// While long records keep coming, the buffer grown for them is kept: giving it back after
+// each buffer's worth of input would only grow it again, copying at every step.
+func TestLongRecordsKeepTheirBuffer(t *testing.T) {
+	var b bytes.Buffer
+	for i := range 40 {
+		n := 700<<10 + (i*331<<10)%(600<<10) // 700 KiB to 1.3 MiB
+		b.Write(bytes.Repeat([]byte{'a' + byte(i%26)}, n))
+		b.WriteByte('\n')
+	}
+	r := New(bytes.NewReader(b.Bytes()), Options{BufferSize: 4096})
+	n := 0
+	for range r.Views() {
+		n++
+	}
+	require.NoError(t, r.Err())
+	require.Equal(t, 40, n)
+	// 4 KiB doubles to hold 1.3 MiB in 9 or 10 growths; one give-back and regrowth more
+	// at most, when a record was short next to a grown buffer.
+	require.LessOrEqual(t, r.Stats().Buffer.Grows, 12, "the buffer was given back between long records")
+}
