@@ -20,6 +20,7 @@ import (
 func (r *Reader) Lines() iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
 		defer r.stopReadAhead()
+		r.pol.loop()
 		for {
 			if r.ra == nil && len(r.queue) == 0 {
 				if r.pol.countdown--; r.pol.countdown > 0 {
@@ -35,7 +36,7 @@ func (r *Reader) Lines() iter.Seq[[]byte] {
 					continue
 				}
 				// A timed step, for the read-ahead policy.
-				t0 := now()
+				t0, end := now(), r.e.end()
 				if !r.e.advance(false) {
 					r.noRecord()
 					r.pol.countdown = 1
@@ -45,7 +46,7 @@ func (r *Reader) Lines() iter.Seq[[]byte] {
 				t1 := now()
 				r.setCur(rec)
 				more := yield(rec)
-				r.pol.sample(t1-t0, now()-t1, len(rec))
+				r.pol.sample(t0, t1, now(), end, len(rec))
 				if !more {
 					return
 				}
@@ -134,13 +135,14 @@ func (r *Reader) nextQueued() bool {
 func (r *Reader) Batches() iter.Seq[[][]byte] {
 	return func(yield func([][]byte) bool) {
 		defer r.stopReadAhead()
+		r.pol.loop()
 		for {
 			if r.ra == nil && len(r.queue) == 0 {
 				r.pol.countdown--
 				timed := r.pol.countdown <= 0
-				var t0 int64
+				var t0, end int64
 				if timed {
-					t0 = now()
+					t0, end = now(), r.e.end()
 				}
 				var c chunk
 				if !r.e.batch(&c, 0) {
@@ -156,7 +158,7 @@ func (r *Reader) Batches() iter.Seq[[][]byte] {
 				}
 				t1 := now()
 				more := yield(batch)
-				r.pol.sample(t1-t0, now()-t1, int(c.size))
+				r.pol.sample(t0, t1, now(), end, int(c.size))
 				if !more {
 					return
 				}

@@ -230,8 +230,8 @@ func (r *Reader) startReadAhead(batches bool) {
 		// The current record is in the engine, which is about to be lent: keep a copy.
 		r.cur, r.curOff, r.curLine, r.eng = clone(r.e.rec()), r.e.off, r.e.lineNo, false
 	}
+	r.pol.started(r.e.end())
 	r.ra = startReadAhead(&r.e, batches)
-	r.pol.started()
 }
 
 // receive takes the next chunk from the producer into the queue. When the producer has
@@ -253,11 +253,16 @@ func (r *Reader) receive() bool {
 			r.queue = append(r.queue, ra.left)
 		}
 		r.ra = nil
+		if ra.refused && r.pol.ranShort() {
+			// It met a record larger than a chunk soon after it started: records
+			// that long come too often for read-ahead to pay its start.
+			r.pol.stopped(r.e.end())
+		}
 		return false
 	}
 	r.snap = c.stats
 	r.queue = append(r.queue, c)
-	if r.pol.received(c.size) {
+	if r.pol.received(c.last.end, now()) {
 		r.stopReadAhead()
 		r.pol.stopped(r.e.end())
 	}
