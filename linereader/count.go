@@ -128,12 +128,15 @@ func (s *sizedReader) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// countRecords counts the records of r with a Next loop; on an error the count is 0, as
-// on the other paths.
+// countRecords counts the records of r by their pieces, so that a record of any length is
+// counted in bounded memory (the last piece of each counts); on an error the count is 0,
+// as on the other paths.
 func countRecords(r *Reader) (int64, error) {
 	var n int64
-	for r.Next() {
-		n++
+	for range r.Pieces() {
+		if !r.Partial() {
+			n++
+		}
 	}
 	if err := r.Err(); err != nil {
 		return 0, err

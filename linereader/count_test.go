@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -153,4 +154,34 @@ func (e *errorAfterReaderAt) ReadAt(p []byte, off int64) (int, error) {
 		return 0, e.err
 	}
 	return e.ra.ReadAt(p, off)
+}
+
+// Records cut one by one are counted by their pieces: a record of any length costs a
+// buffer of BufferSize, not its length. (Counting with a Next loop grew the buffer to the
+// whole record: 32 MiB here.)
+func TestCountAtLongRecordInBoundedMemory(t *testing.T) {
+	in := bytes.Repeat([]byte("x"), 32<<20)
+	copy(in[len(in)-4:], "\n\n\ny")
+	for _, tc := range []struct {
+		opt  Options
+		want int64
+	}{
+		{Options{Paragraph: true}, 2},   // the long record and "y"
+		{Options{Sep: []byte("aa")}, 1}, // no separator at all
+		{Options{MaxRecord: 64 << 20}, 4},
+	} {
+		opt := tc.opt
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		n, err := CountAt(bytes.NewReader(in), int64(len(in)), opt, 1)
+		runtime.ReadMemStats(&after)
+		require.NoError(t, err)
+		require.Equal(t, tc.want, n, "%+v", opt)
+		require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(4<<20), "%+v: bytes allocated to count", opt)
+	}
+	// MaxRecord still counts the whole record.
+	_, err := CountAt(bytes.NewReader(in), int64(len(in)), Options{MaxRecord: 1 << 20}, 1)
+	var tooLong *TooLongError
+	require.ErrorAs(t, err, &tooLong)
+	require.Equal(t, int64(0), tooLong.Offset)
 }

@@ -369,8 +369,8 @@ const directWrite = 32 << 10
 // counted as separators is counted by CountAt, in parallel sections (-j); anything
 // else by one pass over Pieces, which never holds a record whole.
 func (c *command) count(name string, src io.Reader, file *os.File, size int64) {
-	// CountAt's own sequential path cuts whole records (Next), so it is used only
-	// where it counts separators; --stats needs the reader's statistics.
+	// CountAt pays only where it counts separators (in parallel sections); otherwise
+	// the pass over Pieces below counts the same way and gives --stats its figures.
 	if file != nil && size >= 0 && !c.cfg.stats && countsSeparators(c.cfg.opt) {
 		n, err := linereader.CountAt(file, size, c.cfg.opt, c.cfg.jobs)
 		if err != nil {
