@@ -2,7 +2,12 @@ package benchmarks
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"os"
 	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/foreachio/foreach/linereader"
@@ -20,7 +25,7 @@ func BenchmarkRead(b *testing.B) {
 	for _, shape := range shapes {
 		f := corpusOf(b, shape, size)
 		b.Run("shape="+string(shape), func(b *testing.B) {
-			for _, c := range contenders {
+			for _, c := range roundOrder(contenders) {
 				b.Run("impl="+c.name, func(b *testing.B) { benchFile(b, f, c, false) })
 			}
 		})
@@ -32,11 +37,30 @@ func BenchmarkRead(b *testing.B) {
 func BenchmarkWork(b *testing.B) {
 	f := corpusOf(b, corpus.Tall, benchSize(b))
 	b.Run("shape="+string(corpus.Tall), func(b *testing.B) {
+		var cs []contender
 		for _, name := range workContenders {
-			c := contenderNamed(name)
+			cs = append(cs, contenderNamed(name))
+		}
+		for _, c := range roundOrder(cs) {
 			b.Run("impl="+c.name, func(b *testing.B) { benchFile(b, f, c, true) })
 		}
 	})
+}
+
+// roundOrder returns cs in the order of this round of the suite: shuffled, seeded by
+// FOREACH_BENCH_ROUND (benchmarks/run.sh numbers its rounds from 1), or as given when it
+// is unset or 1 (so that the first round fixes the order of the tables' rows).
+// A fixed order favours or handicaps a contender by its place: the first on each shape ran
+// while the runtime was still giving back the memory of the last one of the shape before
+// (measured: Lines 18% costlier than the same loop run second, on verywide).
+func roundOrder(cs []contender) []contender {
+	round, err := strconv.ParseUint(os.Getenv("FOREACH_BENCH_ROUND"), 10, 64)
+	if err != nil || round <= 1 {
+		return cs
+	}
+	out := slices.Clone(cs)
+	rand.New(rand.NewPCG(round, 0x5eed)).Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
 }
 
 // benchFile times c reading f whole, opened fresh, once per iteration, and checks
@@ -62,7 +86,10 @@ func benchFile(b *testing.B, f *corpusFile, c contender, hash bool) {
 	// Start every contender from a collected heap: otherwise the first contender of a
 	// shape pays for collecting the garbage of the one before it (measured: Lines, first
 	// on each shape, came out 10–18% costlier by CPU than the same loop run second).
-	runtime.GC()
+	// And from a heap that has given back what it does not use (FreeOSMemory collects
+	// first): the runtime returns freed memory gradually, in the background, and would do
+	// it during this contender's timed runs for the one before.
+	debug.FreeOSMemory()
 	runtime.ReadMemStats(&before)
 	for b.Loop() {
 		cpu0, ok0 := cpuTime()

@@ -35,7 +35,9 @@ mkdir -p "$work/bin"
 # load from elsewhere on the machine would land on one contender's samples only;
 # whole rounds spread it over all of them, and the i-th samples of two contenders
 # were measured close together (benchtable's per-round ratios rely on that). Each
-# round regenerates the corpora (a few seconds at 64MiB) in its own temp dir.
+# round regenerates the corpora (a few seconds at 64MiB) in its own temp dir, and runs the
+# contenders of each shape in an order of its own (FOREACH_BENCH_ROUND seeds a shuffle), so
+# that no contender always runs first, or always after the same one.
 start=$(date +%s)
 (cd "$work" && go test -c -o "$work/bin/benchmarks.test" ./benchmarks/)
 {
@@ -51,7 +53,7 @@ start=$(date +%s)
 		# The machine's 1-minute load average as each round starts: on a shared machine
 		# it says how much else was running (benchtable reports its range).
 		echo "load: $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown)"
-		"$work/bin/benchmarks.test" -test.run '^$' -test.bench . -test.benchtime "$benchtime" \
+		FOREACH_BENCH_ROUND=$i "$work/bin/benchmarks.test" -test.run '^$' -test.bench . -test.benchtime "$benchtime" \
 			-test.count 1 -test.timeout 30m
 	done
 } | tee "$work/raw.txt"
