@@ -43,7 +43,7 @@ func (r *Reader) Lines() iter.Seq[[]byte] {
 				}
 				rec := clone(r.e.rec())
 				t1 := now()
-				r.setCur(rec)
+				r.engCur(len(rec))
 				more := yield(rec)
 				r.pol.sample(t0, t1, now(), end, len(rec))
 				if !more {
