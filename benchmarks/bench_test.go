@@ -113,13 +113,14 @@ func benchFile(b *testing.B, f *corpusFile, c contender, hash bool) {
 		}
 		iters++
 		grows += res.grows
-		// And every timed run from a collected heap that has given its free memory
-		// back: otherwise it pays for the untimed hashing run just before it, whose loop
-		// body is heavy enough for Lines to read ahead, with a larger heap than the
-		// contenders that never do (measured: Lines 15% costlier than LinesNoReadAhead on
-		// tall, and on verywide with the heap only collected, where neither reads ahead
-		// in the timed runs).
-		debug.FreeOSMemory()
+		// And every timed run from a collected heap: otherwise it pays for the garbage
+		// of the untimed hashing run just before it, whose loop body is heavy enough for
+		// Lines to read ahead (measured: Lines 15% costlier than LinesNoReadAhead on
+		// tall, where neither reads ahead in the timed runs). Collected, not given back
+		// to the OS: the runs measure a process that reads file after file, whose heap
+		// is warm; giving it back before every run made each run pay page faults for all
+		// its memory, and moved the ratios by 10 to 20% from run to run.
+		runtime.GC()
 		runtime.ReadMemStats(&before)
 		b.StartTimer()
 	}
