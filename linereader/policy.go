@@ -28,13 +28,15 @@ import (
 //     threshold would otherwise win one of many decisions by chance.
 //     Why 1.8: handing records to the other core costs the caller a cache miss or two
 //     per record, so read-ahead gains only when the body outweighs the engine. Measured
-//     on the project's 2-core VM (64 MiB of 58-byte lines, medians of 11 runs, forced
-//     on against off): a body hashing 32 bytes of each record, which the steps find 1.2
-//     to 1.9 times the engine, 1.04 times faster by wall for 1.5 times the CPU time; an
-//     FNV-1a hash of the whole record, 1.5 to 2.9 times (most blocks above 2), 1.28
-//     times faster for 1.35 times the CPU time; a body hashing 16 bytes or less, 0.7 to
-//     0.9 times as fast for 1.6 to 1.8 times the CPU time. Read-ahead is for loop bodies
-//     that do real work per record (a hash of it, parsing it), not for light ones.
+//     on the project's 2-core VM (BenchmarkReadAheadPolicy, 64 MiB of 58-byte lines,
+//     read-ahead forced on against off, medians of 6 rounds: scripts/readahead.sh,
+//     benchmarks/results/readahead.md): a body hashing 32 bytes of each record, which
+//     the steps find 1.2 to 1.9 times the engine, ran 1.04 times as fast by wall for 1.56
+//     times the CPU time; an FNV-1a hash of the whole record, 1.5 to 2.9 times (most
+//     blocks above 2), 1.23 times as fast for 1.36 times the CPU time; bodies hashing 16
+//     bytes or less, 0.70 to 0.84 times as fast for 1.56 to 1.79 times the CPU time.
+//     Read-ahead is for loop bodies that do real work per record (a hash of it, parsing
+//     it), not for light ones.
 //   - While: the caller times its waits for the producer. After judgeBytes of input
 //     (counted from the first chunk, so that the producer's start is not judged as its
 //     pace) and judgeTime, if the caller waited more than idleShare percent of the time,
