@@ -498,12 +498,7 @@ func (e *engine) fill() {
 	if len(e.data)-e.start > e.buf.Cap()/4 {
 		e.sinceGrow = 0 // a long record
 	}
-	// Compact when the buffer has no room for a read, and also, once half of it is
-	// consumed, whenever what would move is no more than a read: moving it is cheap then,
-	// and the record it begins gets the whole buffer. Waiting for the buffer to fill moved
-	// the start of every long record that began past its middle (measured on 512 to
-	// 768 KiB lines: 55% of the input moved once; compacting early, 7%).
-	if e.start > 0 && (e.buf.Cap()-e.buf.Len() < rs || len(e.data)-e.start <= rs && e.start >= e.buf.Cap()/2) {
+	if e.start > 0 && e.buf.Cap()-e.buf.Len() < rs {
 		e.compact()
 	}
 	if spare := e.buf.Cap() - e.buf.Len(); spare == 0 || spare < rs/2 {
