@@ -116,6 +116,9 @@ func parseBenchArgs(args []string) (*benchConfig, bool, error) {
 	return cfg, false, nil
 }
 
+// benchTryHelp follows a usage error of foreach bench.
+const benchTryHelp = "Try 'foreach bench --help' for more information.\n"
+
 func benchUsage() string {
 	var b strings.Builder
 	b.WriteString(benchUsageHead)
@@ -136,7 +139,8 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, benchUsage())
 		return 0
 	case err != nil:
-		fmt.Fprintf(stderr, "foreach bench: %v\n%s", err, benchUsage())
+		// One line and a pointer to the help, as for the command's own usage errors.
+		fmt.Fprintf(stderr, "foreach bench: %v\n%s", err, benchTryHelp)
 		return 2
 	}
 	start := time.Now()
