@@ -120,7 +120,7 @@ func newEngine(cfg config) engine {
 	return engine{
 		cfg:        cfg,
 		buf:        bytelist.NewWithGrowth(size, slowGrowth),
-		releaseCap: max(16*cfg.readSize, 1<<20),
+		releaseCap: max(16*cfg.readSize, 4<<20),
 	}
 }
 
@@ -498,7 +498,12 @@ func (e *engine) fill() {
 	if len(e.data)-e.start > e.buf.Cap()/4 {
 		e.sinceGrow = 0 // a long record
 	}
-	if e.start > 0 && e.buf.Cap()-e.buf.Len() < rs {
+	// Compact when the buffer has no room for a read, and also, once half of it is
+	// consumed, whenever what would move is no more than a read: moving it is cheap then,
+	// and the record it begins gets the whole buffer. Waiting for the buffer to fill moved
+	// the start of every long record that began past its middle (measured on 512 to
+	// 768 KiB lines: 55% of the input moved once; compacting early, 7%).
+	if e.start > 0 && (e.buf.Cap()-e.buf.Len() < rs || len(e.data)-e.start <= rs && e.start >= e.buf.Cap()/2) {
 		e.compact()
 	}
 	if spare := e.buf.Cap() - e.buf.Len(); spare == 0 || spare < rs/2 {
@@ -532,6 +537,12 @@ func (e *engine) grow() {
 	if c < bigBuffer {
 		add = max(add, c)
 	}
+	e.growBy(add)
+}
+
+// growBy grows the buffer to hold add more bytes (at least a quarter more, the buffer's
+// growth factor), and gives the old array's memory back at once past bigBuffer.
+func (e *engine) growBy(add int) {
 	e.buf.Grow(add)
 	e.data = e.buf.Bytes()
 	e.sinceGrow = 0
@@ -542,8 +553,11 @@ func (e *engine) grow() {
 
 // compact drops the consumed prefix data[:start], moving the rest to the front. When the
 // buffer grew for a record long gone, it also gives the large array back; when what it
-// moved fills more than half the buffer, the buffer grows, since records that long would
-// otherwise be moved at nearly every read.
+// moved fills more than five eighths of the buffer, the buffer grows to twice that and a
+// read (by a quarter past bigBuffer), since records that long would otherwise be moved at
+// nearly every read. (Five eighths: growing to twice what moved is then at least the
+// quarter the buffer grows by anyway, so the capacity stays under twice the longest
+// record and a read.)
 func (e *engine) compact() {
 	s := e.start
 	e.sinceGrow += int64(s)
@@ -557,8 +571,12 @@ func (e *engine) compact() {
 	if c := e.buf.Cap(); c > e.releaseCap && e.sinceGrow > int64(c) && e.buf.Len() < c/4 {
 		e.buf.Release(max(e.cfg.readSize, 2*e.buf.Len()))
 		e.sinceGrow = 0
-	} else if e.buf.Len() > c/2 {
-		e.grow()
+	} else if l := e.buf.Len(); l > c/8*5 {
+		if c < bigBuffer {
+			e.growBy(l + e.cfg.readSize)
+		} else {
+			e.grow()
+		}
 	}
 	e.data = e.buf.Bytes()
 }

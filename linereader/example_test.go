@@ -362,11 +362,10 @@ func ExampleReader_Pieces() {
 	}
 	// Output:
 	// "xxx" partial=true line=0
-	// "xxx" partial=true line=0
-	// "xxx" partial=true line=0
-	// "x" partial=false line=1
-	// "sho" partial=true line=1
-	// "rt" partial=false line=2
+	// "xxxx" partial=true line=0
+	// "xxx" partial=false line=1
+	// "shor" partial=true line=1
+	// "t" partial=false line=2
 }
 
 // Release gives back a buffer that grew for one long record, without losing what is
