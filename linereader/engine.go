@@ -87,7 +87,9 @@ type engine struct {
 	// releaseCap has outlived the record that needed it, and compact gives it back. While
 	// long records keep coming the buffer is kept: giving it back would only grow it
 	// again, copying at every step (measured: 28 growths and 3× the time of a loop over
-	// 64 MiB of 1 MB lines, when the count ran from the last growth only).
+	// 64 MiB of 1 MB lines, when the count ran from the last growth only). releaseCap is
+	// 4 MiB, or 16 times BufferSize if more: a smaller buffer is cheap to keep, and
+	// giving back one of a MiB or so between records that need it only grew it again.
 	sinceGrow  int64
 	releaseCap int
 

@@ -17,8 +17,9 @@ import (
 //     peak (measured for 1 GiB: 1.8× with Views, 2.0× with Lines, which copies it). Set
 //     Options.MaxRecord to stop on longer records with a *TooLongError instead, or use
 //     Pieces, which yields long records in bounded memory. The buffer is given back by
-//     Release, by Reset when it grew past a few times BufferSize, and during a loop once
-//     a buffer's worth of ordinary records has passed.
+//     Release, by Reset when it grew past a few times BufferSize, and during a loop, when
+//     it grew past 4 MiB (or 16 times BufferSize), once a buffer's worth of ordinary
+//     records has passed.
 //   - A read error ends iteration after every byte delivered before it has been
 //     yielded (the last as a partial record if it has no terminator); Err reports it.
 //     A source that returns no data and no error 100 times in a row ends iteration
