@@ -129,18 +129,11 @@ func (e *engine) pack(c *chunk, lo, hi, n int) {
 	block := make([]byte, hi-lo)
 	copy(block, e.data[lo:hi])
 	recs := make([][]byte, n)
-	// chomp, inlined: every record ends with the one-byte separator.
-	sep, cut, crlf := e.cfg.sepByte, 0, false
-	if e.cfg.opt.Chomp {
-		cut, crlf = 1, e.cfg.crlf
-	}
+	sep, cfg := e.cfg.sepByte, &e.cfg
 	p, lastStart, longest := 0, 0, 0
 	for i := range recs {
 		end := p + bytes.IndexByte(block[p:], sep) + 1 // every record ends with sep
-		hi := end - cut
-		if crlf && hi > p && block[hi-1] == '\r' {
-			hi--
-		}
+		hi := cfg.byteEnd(block, p, end)
 		recs[i] = block[p:hi:hi]
 		longest = max(longest, hi-p)
 		lastStart, p = p, end

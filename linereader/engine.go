@@ -186,14 +186,7 @@ func (e *engine) advance(pieces bool) bool {
 		// The common case, kept short: the record's end is already buffered.
 		if i := bytes.IndexByte(e.data[e.scan:], e.cfg.sepByte); i >= 0 {
 			end := e.scan + i + 1
-			hi := end
-			if e.cfg.opt.Chomp {
-				// chomp, inlined: the record ends with its one-byte separator.
-				hi--
-				if e.cfg.crlf && hi > e.start && e.data[hi-1] == '\r' {
-					hi--
-				}
-			}
+			hi := e.cfg.byteEnd(e.data, e.start, end)
 			e.prevLine = e.lineNo
 			e.lineNo++
 			e.lo, e.hi, e.off = e.start, hi, e.base+int64(e.start)
@@ -389,6 +382,20 @@ func (e *engine) emit(end int, ended bool) bool {
 	e.partial, e.pieceLen = false, 0
 	e.setFast()
 	return true
+}
+
+// byteEnd returns where the record b[lo:end], which ends with the one-byte separator,
+// ends as yielded: end, or with Chomp before the separator (and before a "\r" with the
+// default separator). It is chomp for the fast paths, small enough to be inlined.
+func (c *config) byteEnd(b []byte, lo, end int) int {
+	if !c.opt.Chomp {
+		return end
+	}
+	end--
+	if c.crlf && end > lo && b[end-1] == '\r' {
+		end--
+	}
+	return end
 }
 
 // chomp removes the separator that ends rec, if it ends with one (a record that ended at

@@ -13,7 +13,8 @@ import (
 // On a regular file, Lines may read ahead: when the loop body's own work is about twice the
 // engine's or more (measured on sampled records, see policy.go), a second goroutine cuts
 // and copies the next records while the body works on the current ones, holding at most
-// 4 MiB of records ahead of the loop. It stops when the loop turns out no faster for it. Records, LineNo, Offset, Stats and Err are exactly those of the plain loop; the
+// 4 MiB of records ahead of the loop. It stops when the loop turns out no faster for it.
+// Records, LineNo, Offset, Stats and Err are exactly those of the plain loop; the
 // goroutine stops when the loop ends, breaks or panics, and records it read ahead are kept
 // for the next call.
 func (r *Reader) Lines() iter.Seq[[]byte] {
