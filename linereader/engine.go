@@ -2,6 +2,7 @@ package linereader
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"runtime/debug"
 	"unicode/utf8"
@@ -223,6 +224,9 @@ func (e *engine) advanceSlow(pieces bool) bool {
 		avail := len(e.data) - e.start
 		if avail == 0 {
 			if e.eof {
+				if e.nextInput() {
+					continue
+				}
 				return e.finish()
 			}
 			e.fill()
@@ -252,6 +256,10 @@ func (e *engine) advanceSlow(pieces bool) bool {
 			return e.cutAtLimit(hi)
 		case maxRec > 0 && e.pieceLen+avail > maxRec:
 			return e.tooLong()
+		case e.eof && e.rerr == errStopped:
+			// A stopped source: the bytes without their separator are not a record.
+			e.start = len(e.data)
+			return e.finish()
 		case e.eof:
 			// The last record, unterminated, with limit to spare: it counts as a line.
 			return e.emit(len(e.data), true)
@@ -430,9 +438,53 @@ func (e *engine) tooLong() bool {
 }
 
 // finish ends iteration at the end of the input, reporting a read error kept until the
-// buffered bytes were yielded.
+// buffered bytes were yielded (none for a stopped source).
 func (e *engine) finish() bool {
+	if e.rerr == errStopped {
+		return e.fail(nil)
+	}
 	return e.fail(e.rerr)
+}
+
+// Sources made of several inputs, and sources that can be stopped (Follow). They are
+// unexported: only this package makes such sources.
+//
+// A multiInput source ends each of its inputs with io.EOF. Once every byte of one input
+// has been yielded (its unterminated tail as its last record), the engine asks nextInput
+// whether another input follows; if so it reads on from that input's first byte, with
+// offsets counted from 0 again and line numbers going on.
+//
+// A source returns errStopped from Read when it was asked to stop (Follow's context, or
+// Close): iteration then ends with no error, and bytes buffered without their separator
+// are dropped, not yielded as a record, so that a record is never given out half written.
+type multiInput interface {
+	io.Reader
+	nextInput() bool
+}
+
+// A stopper is a source that Reader.Close stops instead of ending the engine itself
+// (Follow's): stop may be called from any goroutine, and makes the source's Read return
+// errStopped promptly, also from a Read that is waiting for data.
+type stopper interface {
+	stop() error
+}
+
+// errStopped is returned by a source's Read when iteration was asked to stop.
+var errStopped = errors.New("linereader: source stopped")
+
+// nextInput moves to the source's next input, if it is a multiInput with one. It is
+// called with every buffered byte consumed.
+func (e *engine) nextInput() bool {
+	m, ok := e.src.(multiInput)
+	if !ok || e.rerr != nil || !m.nextInput() {
+		return false
+	}
+	consumed := e.end() - e.origin
+	e.buf.Reset()
+	e.data = e.buf.Bytes()
+	e.start, e.scan, e.base, e.origin = 0, 0, 0, -consumed // Stats.Bytes counts every input
+	e.eof, e.empties = false, 0
+	return true
 }
 
 func (e *engine) fail(err error) bool {

@@ -142,6 +142,12 @@ func (r *Reader) Reset(src io.Reader) {
 // Close closes the file if Open made the reader, and ends iteration. It is idempotent.
 // It does not close a source given to New.
 func (r *Reader) Close() error {
+	if s, ok := r.e.src.(stopper); ok {
+		// Follow's source: stopping it may be asked from another goroutine while the
+		// loop waits for data, so nothing else is touched here; the loop ends when the
+		// source's Read returns errStopped.
+		return s.stop()
+	}
 	r.stopReadAhead()
 	r.dropQueue()
 	r.e.fail(r.e.err)

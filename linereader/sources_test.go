@@ -1,0 +1,113 @@
+package linereader
+
+import (
+	"io"
+	"testing"
+	"testing/iotest"
+)
+
+// inputs is a multiInput over several inputs, each read in reads of at most step bytes;
+// after the last one it returns end (io.EOF, or errStopped for a stopped source).
+type inputs struct {
+	parts []string
+	step  int
+	end   error
+	cur   io.Reader
+}
+
+func (s *inputs) Read(p []byte) (int, error) {
+	if s.cur == nil {
+		if len(s.parts) == 0 {
+			return 0, s.end
+		}
+		s.cur = iotest.HalfReader(&limitedReads{data: s.parts[0], step: s.step})
+	}
+	n, err := s.cur.Read(p)
+	if err == io.EOF && len(s.parts) == 1 && s.end != io.EOF {
+		return n, s.end // the last input ends with the stop, not with an end
+	}
+	return n, err
+}
+
+func (s *inputs) nextInput() bool {
+	if len(s.parts) <= 1 {
+		return false
+	}
+	s.parts, s.cur = s.parts[1:], nil
+	return true
+}
+
+type limitedReads struct {
+	data string
+	step int
+}
+
+func (l *limitedReads) Read(p []byte) (int, error) {
+	if len(l.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), l.step)], l.data)
+	l.data = l.data[n:]
+	return n, nil
+}
+
+type inputRec struct {
+	rec  string
+	off  int64
+	line int64
+}
+
+func collectInputs(r *Reader) []inputRec {
+	var got []inputRec
+	for r.Next() {
+		got = append(got, inputRec{string(r.Bytes()), r.Offset(), r.LineNo()})
+	}
+	return got
+}
+
+// An input's unterminated tail is its last record, offsets start again at each input, line
+// numbers go on across them, and Stats.Bytes counts them all.
+func TestMultiInputEndsEachInputsLastRecord(t *testing.T) {
+	for _, step := range []int{1, 2, 3, 64} {
+		src := &inputs{parts: []string{"a\nbc", "", "d\n\ne", "f\n"}, step: step, end: io.EOF}
+		r := New(src, Options{BufferSize: 4})
+		got := collectInputs(r)
+		want := []inputRec{{"a\n", 0, 1}, {"bc", 2, 2}, {"d\n", 0, 3}, {"\n", 2, 4}, {"e", 3, 5}, {"f\n", 0, 6}}
+		if len(got) != len(want) {
+			t.Fatalf("step %d: got %+v, want %+v", step, got, want)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("step %d: record %d is %+v, want %+v", step, i, got[i], want[i])
+			}
+		}
+		if err := r.Err(); err != nil {
+			t.Errorf("step %d: Err = %v", step, err)
+		}
+		if b := r.Stats().Bytes; b != 10 {
+			t.Errorf("step %d: Stats.Bytes = %d, want 10", step, b)
+		}
+	}
+}
+
+// A stopped source ends iteration with no error, after the complete records buffered;
+// the bytes after the last separator are not a record.
+func TestStoppedSourceDropsTheUnterminatedTail(t *testing.T) {
+	for _, step := range []int{1, 5, 64} {
+		src := &inputs{parts: []string{"x\n", "ab\ncd\nhalf a rec"}, step: step, end: errStopped}
+		r := New(src, Options{Chomp: true})
+		var recs []string
+		for rec := range r.Lines() {
+			recs = append(recs, string(rec))
+		}
+		if want := []string{"x", "ab", "cd"}; len(recs) != 3 || recs[0] != want[0] || recs[1] != want[1] || recs[2] != want[2] {
+			t.Errorf("step %d: records %q, want %q", step, recs, want)
+		}
+		if err := r.Err(); err != nil {
+			t.Errorf("step %d: Err = %v, want nil", step, err)
+		}
+		if r.LineNo() != 3 || r.Offset() != 3 {
+			t.Errorf("step %d: LineNo %d Offset %d after the loop, want 3 and 3", step, r.LineNo(), r.Offset())
+		}
+	}
+}
