@@ -1,256 +1,85 @@
 package benchmarks
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
-	"io"
-	"os"
-
-	naivepkg "github.com/foreachio/foreach/internal/naive"
-	"github.com/foreachio/foreach/linereader"
+	"regexp"
+	"testing"
+	"time"
 )
 
-// result is what one contender saw in one read of a whole file. Every field but
-// grows is checked against the corpus's reference after every run.
-type result struct {
-	records int64
-	bytes   int64  // total length of the records as yielded
-	ends    uint64 // sum of the first and the last byte of each non-empty record
-	hash    uint64 // with hashing on, the sum of FNV-1a 64 of each record
-	grows   int64  // buffer growths, for the contenders that can count them
-}
-
-// touch is the loop body of every contender: the same tiny work on each record
-// (its length, its first and its last byte, so that a borrowed view is really read
-// and a record cut or shifted by a byte is caught), or with hash set, work about as
-// costly as reading the record: FNV-1a 64 over its bytes.
-func (r *result) touch(rec []byte, hash bool) {
-	r.records++
-	r.bytes += int64(len(rec))
-	if len(rec) > 0 {
-		r.ends += uint64(rec[0]) + uint64(rec[len(rec)-1])
-	}
-	if hash {
-		r.hash += fnv1a(rec)
-	}
-}
-
-// fnv1a is FNV-1a 64, written out so that it inlines into no interface call.
-func fnv1a(p []byte) uint64 {
-	const (
-		offset = 14695981039346656037
-		prime  = 1099511628211
-	)
-	h := uint64(offset)
-	for _, c := range p {
-		h ^= uint64(c)
-		h *= prime
-	}
-	return h
-}
-
-// contender reads the whole named file of the given size once and calls touch on
-// every record.
-type contender struct {
-	name   string
-	chomps bool // yields records without their "\n" (bufio.ScanLines)
-	grows  bool // counts its buffer growths in result.grows
-	run    func(name string, size int64, hash bool) (result, error)
-}
-
-// engineOptions are the engine's options in every benchmark: lines, "\n" dropped.
-var engineOptions = linereader.Options{Chomp: true}
-
-// readBuffer is the read size of every contender that has one: the engine's
-// default, bufio.Reader's size, bufio.Scanner's initial buffer.
-const readBuffer = 64 << 10
-
-// contenders, the engine first. ScannerCopy is the baseline of the tables: it is
-// the standard library doing what Lines does, records copied out. The engine runs with
-// engineOptions (Chomp), so that it yields exactly the records bufio.ScanLines yields:
-// the same bytes copied, the same empty records (which need no allocation).
-var contenders = []contender{
-	{name: "Lines", chomps: true, grows: true, run: engineLines},
-	{name: "LinesNoReadAhead", chomps: true, grows: true, run: engineLinesNoReadAhead},
-	{name: "Views", chomps: true, grows: true, run: engineViews},
-	{name: "Batches", chomps: true, grows: true, run: engineBatches},
-	{name: "ScannerCopy", chomps: true, run: scannerCopy},
-	{name: "ScannerBytes", chomps: true, run: scannerBytes},
-	{name: "ReadBytes", run: readBytes},
-	{name: "ReadBytes4K", run: readBytesDefault},
-	{name: "BytesLines", run: bytesLines},
-	{name: "Naive", grows: true, run: naive},
-}
-
-// contenderNamed returns the contender called name; it panics if there is none.
-func contenderNamed(name string) contender {
-	for _, c := range contenders {
-		if c.name == name {
-			return c
-		}
-	}
-	panic("no contender " + name)
-}
-
-// engineLines: every record copied out, exact size (one allocation per record).
-func engineLines(name string, _ int64, hash bool) (res result, err error) {
-	r, err := linereader.Open(name, engineOptions)
-	if err != nil {
-		return res, err
-	}
-	for rec := range r.Lines() {
-		res.touch(rec, hash)
-	}
-	res.grows = int64(r.Stats().Buffer.Grows)
-	return res, errors.Join(r.Err(), r.Close())
-}
-
-// engineLinesNoReadAhead is engineLines with read-ahead off: the file is hidden
-// behind a plain io.Reader, and the engine reads ahead only from a regular file it
-// can see. Lines against it is what read-ahead gains or costs.
-func engineLinesNoReadAhead(name string, _ int64, hash bool) (res result, err error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return res, err
-	}
-	defer f.Close()
-	r := linereader.New(struct{ io.Reader }{f}, engineOptions)
-	for rec := range r.Lines() {
-		res.touch(rec, hash)
-	}
-	res.grows = int64(r.Stats().Buffer.Grows)
-	return res, r.Err()
-}
-
-// engineViews: every record borrowed from the reader's buffer.
-func engineViews(name string, _ int64, hash bool) (res result, err error) {
-	r, err := linereader.Open(name, engineOptions)
-	if err != nil {
-		return res, err
-	}
-	for rec := range r.Views() {
-		res.touch(rec, hash)
-	}
-	res.grows = int64(r.Stats().Buffer.Grows)
-	return res, errors.Join(r.Err(), r.Close())
-}
-
-// engineBatches: records copied into one fresh block per batch.
-func engineBatches(name string, _ int64, hash bool) (res result, err error) {
-	r, err := linereader.Open(name, engineOptions)
-	if err != nil {
-		return res, err
-	}
-	for batch := range r.Batches() {
-		for _, rec := range batch {
-			res.touch(rec, hash)
-		}
-	}
-	res.grows = int64(r.Stats().Buffer.Grows)
-	return res, errors.Join(r.Err(), r.Close())
-}
-
-// newScanner returns a bufio.Scanner over f whose buffer may grow to hold the
-// whole file, so that no line of the wide or verywide corpus is too long for it.
-func newScanner(f *os.File, size int64) *bufio.Scanner {
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, readBuffer), int(size)+1)
-	return sc
-}
-
-// scannerCopy is the fair twin of Lines: each token copied out.
-func scannerCopy(name string, size int64, hash bool) (res result, err error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return res, err
-	}
-	defer f.Close()
-	sc := newScanner(f, size)
-	for sc.Scan() {
-		rec := append([]byte(nil), sc.Bytes()...)
-		res.touch(rec, hash)
-	}
-	return res, sc.Err()
-}
-
-// scannerBytes is the twin of Views: each token borrowed.
-func scannerBytes(name string, size int64, hash bool) (res result, err error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return res, err
-	}
-	defer f.Close()
-	sc := newScanner(f, size)
-	for sc.Scan() {
-		res.touch(sc.Bytes(), hash)
-	}
-	return res, sc.Err()
-}
-
-// readBytes: bufio.Reader.ReadBytes, a fresh slice per line.
-func readBytes(name string, _ int64, hash bool) (res result, err error) {
-	return readBytesSized(name, readBuffer, hash)
-}
-
-// readBytesDefault is bufio.Reader.ReadBytes as most programs write it,
-// bufio.NewReader with its default 4 KiB buffer: a line longer than the buffer is
-// collected in intermediate full buffers and copied again at the end.
-func readBytesDefault(name string, _ int64, hash bool) (res result, err error) {
-	return readBytesSized(name, 0, hash)
-}
-
-// readBytesSized reads lines with bufio.Reader.ReadBytes over a buffer of the given
-// size (0: bufio's default).
-func readBytesSized(name string, buffer int, hash bool) (res result, err error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return res, err
-	}
-	defer f.Close()
-	br := bufio.NewReader(f)
-	if buffer > 0 {
-		br = bufio.NewReaderSize(f, buffer)
-	}
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			res.touch(line, hash)
-		}
-		if err == io.EOF {
-			return res, nil
-		}
+// Every contender reads every shape exactly: the reference check that guards every timed
+// run accepts what it sees, on small files of each shape.
+func TestContendersReadEveryShapeExactly(t *testing.T) {
+	dir := t.TempDir()
+	for _, shape := range Shapes {
+		f, err := MakeFile(dir, shape, 1<<20)
 		if err != nil {
-			return res, err
+			t.Fatal(err)
+		}
+		for _, c := range Contenders {
+			if _, err := Time(c, f); err != nil {
+				t.Error(err)
+			}
 		}
 	}
 }
 
-// bytesLines is the in-memory bound: the whole file read with os.ReadFile (part
-// of the timed work), then split by bytes.Lines without copying.
-func bytesLines(name string, _ int64, hash bool) (res result, err error) {
-	data, err := os.ReadFile(name)
+// The check catches a contender that loses a record, a byte, or the last record.
+func TestCheckCatchesWrongResults(t *testing.T) {
+	f, err := MakeFile(t.TempDir(), "tall", 64<<10)
 	if err != nil {
-		return res, err
+		t.Fatal(err)
 	}
-	for rec := range bytes.Lines(data) {
-		res.touch(rec, hash)
+	c := Contenders["Lines"]
+	good := f.Want.Keep
+	for name, bad := range map[string]func(*Result){
+		"a record lost": func(r *Result) { r.Records-- },
+		"a byte lost":   func(r *Result) { r.Bytes--; r.Ends-- },
+		"last changed":  func(r *Result) { r.Last = append([]byte("x"), r.Last...) },
+	} {
+		res := good
+		bad(&res)
+		if err := f.Check(c, res); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
 	}
-	return res, nil
+	if err := f.Check(c, good); err != nil {
+		t.Errorf("the reference itself: %v", err)
+	}
+	if err := f.Check(Contenders["LinesFNV"], good); err != nil {
+		t.Errorf("the reference with its hash: %v", err)
+	}
+	hashed := good
+	hashed.Hash++
+	if err := f.Check(Contenders["LinesFNV"], hashed); err == nil {
+		t.Error("a wrong hash: accepted")
+	}
 }
 
-// naive is the pattern of the JRuby story this project answers (internal/naive): a
-// new buffer for every line, starting empty, grown by 1.5x as 128-byte steps arrive.
-// It counts its growths.
-func naive(name string, _ int64, hash bool) (res result, err error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return res, err
+// Every row names two contenders that exist and a shape the suite makes.
+func TestRowsNameContendersAndShapes(t *testing.T) {
+	shapes := regexp.MustCompile("^(tall|wide|verywide|mixed|real)$")
+	for _, r := range Rows {
+		if _, ok := Contenders[r.A]; !ok {
+			t.Errorf("row %s %s/%s: no contender %s", r.Shape, r.A, r.B, r.A)
+		}
+		if _, ok := Contenders[r.B]; !ok {
+			t.Errorf("row %s %s/%s: no contender %s", r.Shape, r.A, r.B, r.B)
+		}
+		if !shapes.MatchString(r.Shape) {
+			t.Errorf("row %s %s/%s: no such shape", r.Shape, r.A, r.B)
+		}
 	}
-	defer f.Close()
-	grows, err := naivepkg.Lines(bufio.NewReaderSize(f, readBuffer), func(line []byte) {
-		res.touch(line, hash)
-	})
-	res.grows = int64(grows)
-	return res, err
+}
+
+// The spread of ratios is their median and quartiles, B's time over A's.
+func TestSummarise(t *testing.T) {
+	var a, b []Run
+	for _, x := range []time.Duration{1, 2, 3, 4, 5} {
+		a = append(a, Run{Wall: 100, CPU: 100})
+		b = append(b, Run{Wall: 100 * x, CPU: 50 * x})
+	}
+	s := Summarise(a, b)
+	if s.Wall.Median != 3 || s.Wall.Q1 != 2 || s.Wall.Q3 != 4 || s.CPU.Median != 1.5 {
+		t.Errorf("Summarise = %+v, want wall 3 [2-4], CPU 1.5", s)
+	}
 }

@@ -1,21 +1,18 @@
-// Package benchmarks compares the linereader engine with the standard library's
-// ways of reading a file line by line, on the same files in one run.
+// Package benchmarks compares the linereader engine with the standard library's ways of
+// reading a file line by line, on the same files in one process, the way a user's own
+// program runs them.
 //
-// It holds only tests: the contenders (contenders_test.go), the corpora they read
-// (corpus_test.go) and the benchmarks (bench_test.go). Every contender reads a
-// whole tall, wide, verywide or mixed corpus file per iteration, from the page
-// cache. Every timed run is checked before any number is reported: its record
-// count, byte total and the first and last byte of every record against a
-// reference computed with bytes.IndexByte, and the FNV-1a hash of every record's
-// bytes (in the timed run when hashing is the work measured, else on an untimed
-// run of the same contender right after it). Each benchmark reports CPU time
-// (cpu-ns/op: the process's user+system time) beside wall time, because
-// read-ahead puts a second core to work that wall time does not show.
+// It holds the contenders (contenders.go: each a straightforward loop over a whole
+// file), the corpora they read (corpora.go: the generated tall, wide, verywide and mixed
+// corpora, and real text, the Go distribution's own sources) and the rows the suite
+// times (suite.go: a contender against its yardstick on one shape, in alternating
+// pairs). Every timed run is checked against a reference computed with bytes.IndexByte
+// before any number is kept: its record count, byte total, first and last byte of every
+// record, last record and, for the hashing bodies, the FNV-1a hash of every record.
 //
-//	go test ./benchmarks/                                # each contender once, small files
-//	FOREACH_BENCH_SIZE=16MiB go test ./benchmarks/ -run '^$' -bench .
-//	flock /tmp/foreach-bench.lock benchmarks/run.sh      # the full run, its tables and goals
+//	go test ./benchmarks/                          # every contender checked on small files
+//	go run ./benchmarks/cmd/suite -size 16MiB      # a quick run, report on standard output
+//	benchmarks/run.sh                              # the full run on a clean commit, kept in benchmarks/results
 //
-// Benchmark names carry key=value parts, so benchstat -col /impl puts every
-// contender in a column: BenchmarkRead/shape=tall/impl=Lines, BenchmarkWork/...
+// docs/performance.md explains the method and what the numbers cannot show.
 package benchmarks
