@@ -12,7 +12,7 @@ import (
 )
 
 // Bytes, Line, Text, LineNo and Offset describe the record the loop body was last given,
-// whatever iterator gave it, with and without read-ahead; after a break they still
+// whatever iterator gave it, after a break they still
 // describe it, and at the end of the input Bytes is nil while LineNo and Offset keep the
 // last record's. (The plain Lines and Views loops keep that record in the engine rather
 // than in the Reader: these tests pin that the two forms read the same.)
@@ -57,13 +57,10 @@ func TestAccessorsFollowEveryIterator(t *testing.T) {
 	for _, in := range accessorInputs {
 		for _, opt := range []linereader.Options{{BufferSize: 16}, {BufferSize: 16, Chomp: true}} {
 			want := refSplit([]byte(in), opt)
-			for _, force := range []bool{false, true} {
+			{
 				for _, kind := range []string{"Next", "Lines", "Views", "Batches"} {
-					what := fmt.Sprintf("%s %q chomp=%v readahead=%v", kind, in, opt.Chomp, force)
+					what := fmt.Sprintf("%s %q chomp=%v", kind, in, opt.Chomp)
 					r := linereader.New(bytes.NewReader([]byte(in)), opt)
-					if force {
-						linereader.ForceReadAhead(r)
-					}
 					i := 0
 					step := func(rec []byte) {
 						require.Less(t, i, len(want), what)
@@ -112,13 +109,10 @@ func TestAccessorsAfterBreak(t *testing.T) {
 	in := "one\ntwo\nthree\nfour\nfive\n"
 	opt := linereader.Options{Chomp: true, BufferSize: 16}
 	want := refSplit([]byte(in), opt)
-	for _, force := range []bool{false, true} {
+	{
 		for _, kind := range []string{"Lines", "Views"} {
-			what := fmt.Sprintf("%s readahead=%v", kind, force)
+			what := kind
 			r := linereader.New(strings.NewReader(in), opt)
-			if force {
-				linereader.ForceReadAhead(r)
-			}
 			seq := r.Lines()
 			if kind == "Views" {
 				seq = r.Views()

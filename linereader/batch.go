@@ -2,106 +2,116 @@ package linereader
 
 import (
 	"bytes"
-
-	"github.com/foreachio/foreach/bytelist"
+	"iter"
 )
 
 // Batch sizing: a batch closes when its block would pass batchBytes or it has
 // batchRecords records, whichever comes first. 32 KiB is the largest block the Go
 // allocator serves from its size classes: a larger one is a large object, whose fresh
-// pages cost page faults on every batch (measured: ~15% of a Batches loop over a 64 MiB
-// file with 64 KiB blocks). The record cap bounds the [][]byte for inputs of empty lines.
+// pages cost page faults on every batch. The record cap bounds the [][]byte for inputs
+// of empty lines.
 const (
 	batchBytes   = 32 << 10
 	batchRecords = 4096
 )
 
-// chunk is a run of records copied out of the engine, in input order: a batch for
-// Batches, or records copied one by one for Lines by the read-ahead producer.
-type chunk struct {
-	recs [][]byte  // the records
-	meta []recMeta // where each record is; for a packed batch made on demand (needMeta)
-	last recMeta   // where the last record is
-
-	batch   bool  // recs is a batch: one fresh block, the slice itself the caller's
-	size    int64 // bytes held by the records
-	longest int   // the longest record
-
-	// A packed batch (engine.batch's fast path): block holds the records as they were
-	// in the input, each ending with the one-byte separator, from input offset blockOff,
-	// with line numbers line0+1, line0+2, ...
-	packed   bool
-	block    []byte
-	blockOff int64
-	line0    int64
-
-	refused int        // a record of this size was left unread: it did not fit (read-ahead)
-	from    *readAhead // the producer that made it, nil for the caller's own batches
-
-	stats chunkStats // the engine's, after this chunk
-}
-
-// chunkStats is what Stats reports of the engine while a producer owns it.
-type chunkStats struct {
-	reads      int
-	buf        bytelist.Stats
-	format     string
-	compressed int64
-}
-
-func (e *engine) chunkStats() chunkStats {
-	format, n := e.compressed()
-	return chunkStats{e.reads, e.buf.Stats(), format, n}
-}
-
-// recMeta is where a record is: its Offset, the LineNo after it, and the input offset
-// just past it (Stats.Bytes once it is given).
-type recMeta struct {
-	off, line, end int64
-}
-
-// batch fills the empty chunk c with the next batch, each record copied into the batch's
-// one fresh block (a record longer than batchBytes gets a block of its own size). A record
-// longer than maxRec (when > 0) is left unread and its size put in c.refused. It returns
-// false when no record was taken (the engine ended, or the first record was refused).
-func (e *engine) batch(c *chunk, maxRec int) bool {
-	c.batch = true
-	for e.fast {
-		// Every complete record buffered within batchBytes at once: one copy, then the
-		// records are cut apart in the block.
-		if lo, hi, n := e.run(batchBytes, batchRecords); n > 0 {
-			e.pack(c, lo, hi, n)
-			return true
+// Batches returns an iterator over runs of the remaining records. The records of one
+// batch are copied into one fresh block allocated for that batch (a record longer than
+// 32 KiB gets a block of its own size); the batch slice is fresh too, and both belong to
+// the caller. Each record is capacity-capped, so appending to it reallocates instead of
+// overwriting its neighbour; but retaining any record of a batch keeps the whole block
+// alive (use Lines for records kept long and few). Batches never share memory with the
+// reader's buffer or with other batches. During the loop, Bytes, LineNo and Offset
+// describe the last record of the current batch. Check Err after the loop.
+func (r *Reader) Batches() iter.Seq[[][]byte] {
+	return func(yield func([][]byte) bool) {
+		hint := 0
+		for {
+			b := r.e.batch(hint)
+			if b == nil || !yield(b) {
+				return
+			}
+			hint = len(b)
 		}
-		if e.eof || len(e.data)-e.start >= batchBytes {
-			break // the record-by-record path below deals with both
+	}
+}
+
+// batch returns the next batch, or nil when there is no record left. hint is the length
+// of the last batch, to size this one's slice.
+func (e *engine) batch(hint int) [][]byte {
+	e.big = nil
+	e.setFast()
+	for e.fast {
+		if b := e.cutBatch(hint); b != nil {
+			return b
+		}
+		if e.rerr != nil || len(e.data)-e.start >= batchBytes {
+			break // the record-by-record path deals with both
 		}
 		e.fill()
 	}
-	hint := e.batchHint
-	c.recs = make([][]byte, 0, min(hint+hint/8+8, batchRecords))
+	return e.batchSlow(hint)
+}
+
+// cutBatch takes the complete records buffered within batchBytes of start as one batch:
+// findLast finds where the last of them ends, one copy makes the batch's block, and the
+// records are cut apart in the block, each separator found once. It applies on next's
+// short path (a one-byte separator, nothing checked per record but Chomp). It returns
+// nil, having consumed nothing, when no complete record is buffered there.
+func (e *engine) cutBatch(hint int) [][]byte {
+	window := e.data[e.start:min(len(e.data), e.start+batchBytes)]
+	end := e.cfg.findLast(window)
+	if end < 0 {
+		return nil
+	}
+	src := window[:end]
+	block := make([]byte, len(src))
+	copy(block, src)
+	recs := make([][]byte, 0, min(hint+hint/8+8, batchRecords))
+	sep, longest := e.cfg.sepByte, e.longest
+	p, last := 0, 0
+	for p < len(block) && len(recs) < batchRecords {
+		q := p + bytes.IndexByte(block[p:], sep) + 1 // every record in the block ends with sep
+		hi := e.cfg.byteEnd(block, p, q)
+		recs = append(recs, block[p:hi:hi])
+		longest = max(longest, hi-p)
+		last, p = p, q
+	}
+	// The batch's last record is the current one, held in its block.
+	e.lo, e.hi = e.start+last, e.start+last+len(recs[len(recs)-1])
+	e.big = recs[len(recs)-1]
+	e.start += p
+	e.scan, e.longest = e.start, longest
+	e.lineNo += int64(len(recs))
+	e.fast = false
+	return recs
+}
+
+// batchSlow makes a batch record by record, for the options next's short path does not
+// take and for records longer than a batch. A record longer than batchBytes is a batch of
+// its own, in a block of its own size.
+func (e *engine) batchSlow(hint int) [][]byte {
+	recs := make([][]byte, 0, min(hint+8, batchRecords))
 	var block []byte
-	for len(c.recs) < batchRecords && len(block) < batchBytes {
-		if !e.advance(false) {
+	for len(recs) < batchRecords && len(block) < batchBytes {
+		m := e.mark()
+		// Once the batch has records, a record too long for a buffer comes as a piece
+		// instead of being gathered: it starts the next batch.
+		if !e.advance(len(recs) > 0) {
 			break
 		}
-		rec := e.rec()
-		if maxRec > 0 && len(rec) > maxRec {
-			e.unread()
-			c.refused = len(rec)
-			break
-		}
-		if len(block)+len(rec) > cap(block) && len(c.recs) > 0 {
-			e.unread() // it starts the next batch, in a block of its own
+		rec := e.view()
+		if len(recs) > 0 && (e.before > 0 || len(block)+len(rec) > cap(block)) {
+			e.restore(m) // it starts the next batch, in a block of its own
 			break
 		}
 		switch {
-		case len(c.recs) == 0 && len(rec) >= batchBytes:
-			// A batch of its own, its block an exact copy (make and copy of the same
-			// length: a large block is not zeroed first).
-			block = clone(rec)
-			rec = block
-		case len(c.recs) == 0:
+		case len(recs) == 0 && len(rec) >= batchBytes:
+			if e.big == nil {
+				rec = clone(rec)
+			}
+			block = rec // a gathered record is already an array of its own
+		case len(recs) == 0:
 			block = make([]byte, 0, batchBytes)
 			fallthrough
 		default:
@@ -109,53 +119,36 @@ func (e *engine) batch(c *chunk, maxRec int) bool {
 			block = append(block, rec...)
 			rec = block[i:len(block):len(block)]
 		}
-		c.recs = append(c.recs, rec)
-		c.meta = append(c.meta, recMeta{e.off, e.lineNo, e.end()})
-		c.size += int64(len(rec))
-		c.longest = max(c.longest, len(rec))
+		recs = append(recs, rec)
 	}
-	e.batchHint = len(c.recs)
-	if n := len(c.recs); n > 0 {
-		c.last = c.meta[n-1]
-		return true
+	if len(recs) == 0 {
+		return nil
 	}
-	return false
+	// The batch's last record is the current one, held in its block, even when the
+	// input ended after it.
+	e.big = recs[len(recs)-1]
+	e.hi = e.lo + len(e.big)
+	e.fast = false
+	return recs
 }
 
-// pack makes c a packed batch of the n records data[lo:hi] that run just took: one
-// exact-size copy (make and copy of the same length: no zeroing), then the records are
-// cut apart in the block, each capacity-capped.
-func (e *engine) pack(c *chunk, lo, hi, n int) {
-	block := make([]byte, hi-lo)
-	copy(block, e.data[lo:hi])
-	recs := make([][]byte, n)
-	sep, cfg := e.cfg.sepByte, &e.cfg
-	p, lastStart, longest := 0, 0, 0
-	for i := range recs {
-		end := p + bytes.IndexByte(block[p:], sep) + 1 // every record ends with sep
-		hi := cfg.byteEnd(block, p, end)
-		recs[i] = block[p:hi:hi]
-		longest = max(longest, hi-p)
-		lastStart, p = p, end
-	}
-	off := e.base + int64(lo)
-	c.recs, c.packed, c.block, c.blockOff, c.line0 = recs, true, block, off, e.lineNo-int64(n)
-	c.size, c.longest = int64(len(block)), longest
-	c.last = recMeta{off + int64(lastStart), e.lineNo, off + int64(len(block))}
-	e.batchHint = n
+// mark is what restore needs to take back an advance: the last record's bounds (as input
+// offsets, since reading may move the buffer) and the counts.
+type mark struct {
+	lo, hi            int64
+	lineNo, uncounted int64
+	longest           int
 }
 
-// needMeta makes the metadata of a packed batch, whose records are given one by one
-// (a Next, Lines or Views loop inside a Batches loop). It walks the block again, which
-// only this rare case pays for.
-func (c *chunk) needMeta(sep byte) {
-	if !c.packed || len(c.meta) == len(c.recs) {
-		return
-	}
-	c.meta = c.meta[:0]
-	for p, i := 0, 0; p < len(c.block); i++ {
-		end := p + bytes.IndexByte(c.block[p:], sep) + 1
-		c.meta = append(c.meta, recMeta{c.blockOff + int64(p), c.line0 + int64(i) + 1, c.blockOff + int64(end)})
-		p = end
-	}
+func (e *engine) mark() mark {
+	return mark{e.base + int64(e.lo), e.base + int64(e.hi), e.lineNo, e.uncounted, e.longest}
+}
+
+// restore takes back the advance made after m: the record it yielded, still buffered
+// from data[lo], is unread, and the record before it is the last one again.
+func (e *engine) restore(m mark) {
+	e.start, e.scan, e.before = e.lo, e.lo, 0
+	e.lo, e.hi = int(m.lo-e.base), int(m.hi-e.base)
+	e.lineNo, e.uncounted, e.longest = m.lineNo, m.uncounted, m.longest
+	e.setFast()
 }

@@ -2,6 +2,7 @@ package linereader
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -159,7 +160,7 @@ func countStream(src io.Reader, cfg config, readSize int) (int64, error) {
 			empties = 0
 			total += int64(n)
 			data := buf[:keep+n]
-			occ += int64(bytes.Count(data, sep))
+			occ += int64(cfg.count(data))
 			endsWithSep = bytes.HasSuffix(data, sep)
 			// A separator cannot overlap itself, so the carried bytes hold no whole one.
 			keep = min(len(sep)-1, len(data))
@@ -186,81 +187,89 @@ func countStream(src io.Reader, cfg config, readSize int) (int64, error) {
 // countParallel splits [0, size) of src into sections handed out to workers; each counts
 // the separators that start inside its section, reading len(sep)-1 bytes past it.
 func countParallel(src io.ReaderAt, size int64, cfg config, workers int, pol countPolicy) (int64, error) {
-	sep := cfg.sep
 	// About 8 sections per worker, so that a worker slowed by the other load on the
 	// machine leaves its share to the others.
 	section := max(pol.minSection, size/int64(workers*8), 1)
-	nsections := (size + section - 1) / section
-	var (
-		mu    sync.Mutex
-		total int64
-		first error
-		next  int64
-		wg    sync.WaitGroup
-	)
-	for w := 0; w < workers && int64(w) < nsections; w++ {
+	j := &countJob{src: src, size: size, cfg: &cfg, section: section, sections: (size + section - 1) / section}
+	var wg sync.WaitGroup
+	for w := 0; w < workers && int64(w) < j.sections; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := make([]byte, pol.readSize+len(sep)-1)
-			var occ int64
-			for {
-				mu.Lock()
-				k := next
-				next++
-				stop := first != nil
-				mu.Unlock()
-				if k >= nsections || stop {
-					break
-				}
-				lo, hi := k*section, min((k+1)*section, size)
-				n, err := countRange(src, lo, hi, size, sep, buf)
-				if err != nil {
-					mu.Lock()
-					if first == nil {
-						first = err
-					}
-					mu.Unlock()
-					return
-				}
-				occ += n
-			}
-			mu.Lock()
-			total += occ
-			mu.Unlock()
+			j.work(make([]byte, pol.readSize+len(cfg.sep)-1))
 		}()
 	}
 	wg.Wait()
-	if first != nil {
-		return 0, first
+	if j.err != nil {
+		return 0, j.err
 	}
 	if size == 0 {
 		return 0, nil
 	}
 	// An unterminated last record counts too.
-	tail := make([]byte, min(int64(len(sep)), size))
+	tail := make([]byte, min(int64(len(cfg.sep)), size))
 	if err := readFullAt(src, tail, size-int64(len(tail))); err != nil {
 		return 0, err
 	}
-	if !bytes.Equal(tail, sep) {
-		total++
+	if !bytes.Equal(tail, cfg.sep) {
+		j.total++
 	}
-	return total, nil
+	return j.total, nil
 }
 
-// countRange counts the separators that start in [lo, hi) of src, whose size is size.
-func countRange(src io.ReaderAt, lo, hi, size int64, sep, buf []byte) (int64, error) {
+// countJob is the state countParallel's workers share: the sections are handed out in
+// order from next; total and err gather what they found. mu guards next, total and err.
+type countJob struct {
+	src      io.ReaderAt
+	size     int64
+	cfg      *config
+	section  int64 // bytes per section, the last one shorter
+	sections int64
+
+	mu    sync.Mutex
+	next  int64
+	total int64
+	err   error // the first error; it stops the other workers at their next section
+}
+
+// work counts sections until none is left or a worker has failed.
+func (j *countJob) work(buf []byte) {
 	var occ int64
-	overlap := int64(len(sep) - 1)
+	for {
+		j.mu.Lock()
+		k, stop := j.next, j.err != nil
+		j.next++
+		j.mu.Unlock()
+		if k >= j.sections || stop {
+			break
+		}
+		n, err := j.countRange(k*j.section, min((k+1)*j.section, j.size), buf)
+		if err != nil {
+			j.mu.Lock()
+			j.err = cmp.Or(j.err, err)
+			j.mu.Unlock()
+			return
+		}
+		occ += n
+	}
+	j.mu.Lock()
+	j.total += occ
+	j.mu.Unlock()
+}
+
+// countRange counts the separators that start in [lo, hi).
+func (j *countJob) countRange(lo, hi int64, buf []byte) (int64, error) {
+	var occ int64
+	overlap := int64(len(j.cfg.sep) - 1)
 	for pos := lo; pos < hi; {
 		step := min(int64(len(buf))-overlap, hi-pos)
-		want := min(step+overlap, size-pos)
-		if err := readFullAt(src, buf[:want], pos); err != nil {
+		want := min(step+overlap, j.size-pos)
+		if err := readFullAt(j.src, buf[:want], pos); err != nil {
 			return 0, err
 		}
 		// buf[step:want] is shorter than sep, so no separator starting there is counted:
 		// it belongs to the next step, which sees it whole.
-		occ += int64(bytes.Count(buf[:want], sep))
+		occ += int64(j.cfg.count(buf[:want]))
 		pos += step
 	}
 	return occ, nil

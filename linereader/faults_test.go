@@ -87,37 +87,9 @@ func (s *faultSource) Read(p []byte) (int, error) {
 var faultModes = []string{"whole reads", "one byte per read", "data with error", "empty read between bytes"}
 
 // faultRun reads src through one of the ways the caller can iterate.
-func faultRun(src io.Reader, opt Options, how string) ([]seen, error) {
-	var got []seen
-	switch how {
-	case "Next":
-		r := New(src, opt)
-		for r.Next() {
-			got = append(got, seen{string(r.Bytes()), r.LineNo(), r.Offset()})
-		}
-		return got, r.Err()
-	case "Views":
-		r := New(src, opt)
-		for rec := range r.Views() {
-			got = append(got, seen{string(rec), r.LineNo(), r.Offset()})
-		}
-		return got, r.Err()
-	case "Lines read-ahead":
-		r := forced(src, opt)
-		for rec := range r.Lines() {
-			got = append(got, seen{string(rec), r.LineNo(), r.Offset()})
-		}
-		return got, r.Err()
-	case "Batches read-ahead":
-		r := forced(src, opt)
-		for batch := range r.Batches() {
-			for _, rec := range batch {
-				got = append(got, seen{rec: string(rec)})
-			}
-		}
-		return got, r.Err()
-	}
-	panic(how)
+func faultRun(src io.Reader, opt Options, how string) ([]Seen, error) {
+	got, err := ReadAll(New(src, opt), how)
+	return Joined(got), err
 }
 
 func TestFaultErrorAtEveryOffset(t *testing.T) {
@@ -128,7 +100,7 @@ func TestFaultErrorAtEveryOffset(t *testing.T) {
 			for k := 0; k <= len(in); k++ {
 				want, wantStats, cleanErr := plainRecords(in[:k], opt, bytesSource)
 				for mode, mname := range faultModes {
-					for _, how := range []string{"Next", "Views", "Lines read-ahead", "Batches read-ahead"} {
+					for _, how := range []string{"Next", "Views", "Lines", "Batches", "Pieces"} {
 						if how != "Next" && mode != 0 && bs != 2 {
 							continue // the other iterators on a subset, to keep this test short
 						}
@@ -160,10 +132,10 @@ func TestFaultErrorAtEveryOffset(t *testing.T) {
 	}
 }
 
-func faultJoin(recs []seen) string {
+func faultJoin(recs []Seen) string {
 	var b bytes.Buffer
 	for _, s := range recs {
-		b.WriteString(s.rec)
+		b.WriteString(s.Rec)
 	}
 	return b.String()
 }
@@ -197,7 +169,7 @@ func TestFaultTimeoutReader(t *testing.T) {
 			opt.BufferSize = bs
 			first := min(len(in), newConfig(opt).readSize)
 			want, _, cleanErr := plainRecords(in[:first], opt, bytesSource)
-			for _, how := range []string{"Next", "Views", "Lines read-ahead", "Batches read-ahead"} {
+			for _, how := range []string{"Next", "Views", "Lines", "Batches", "Pieces"} {
 				got, err := faultRun(iotest.TimeoutReader(bytes.NewReader(in)), opt, how)
 				what := fmt.Sprintf("%s %s", faultDescribe(opt), how)
 				requireSame(t, want, got, what)
@@ -273,13 +245,13 @@ func TestFaultEmptyReadBursts(t *testing.T) {
 	in := []byte(faultText)
 	for _, opt := range []Options{{}, {Sep: []byte("ab")}, {Paragraph: true}, {Limit: 3, UTF8: true}} {
 		want, _, _ := plainRecords(in, opt, bytesSource)
-		for _, how := range []string{"Next", "Lines read-ahead"} {
+		for _, how := range []string{"Next", "Lines"} {
 			got, err := faultRun(&emptyBurstReader{data: in, burst: maxEmptyReads - 1}, opt, how)
 			require.NoError(t, err, "%s %s", faultDescribe(opt), how)
 			require.Equal(t, want, got, "%s %s", faultDescribe(opt), how)
 		}
 		// The whole input, then endless empty reads.
-		got, err := faultRun(&stuckSource{data: in}, opt, "Lines read-ahead")
+		got, err := faultRun(&stuckSource{data: in}, opt, "Lines")
 		require.ErrorIs(t, err, io.ErrNoProgress)
 		require.Equal(t, want, got)
 	}

@@ -11,12 +11,13 @@ import (
 )
 
 // FuzzIterators compares every iterator with the Next loop on arbitrary input, options
-// and read patterns: Pieces and Runs (their pieces joined), and Lines and Batches with
-// read-ahead forced. Next itself is compared with the reference splitter by FuzzReader.
-// Crashers found by `go test -fuzz=FuzzIterators ./linereader/` belong in
-// testdata/fuzz/FuzzIterators/, where plain `go test` replays them.
+// and read patterns: Lines and Views record by record, Pieces with its pieces joined,
+// Runs and Batches by their bytes, last line number and error. Next itself is compared
+// with the reference splitter by FuzzReader. Crashers found by
+// `go test -fuzz=FuzzIterators ./linereader/` belong in testdata/fuzz/FuzzIterators/,
+// where plain `go test` replays them.
 //
-// The option bits are FuzzReader's; bits 11-12 pick the iterator.
+// The option bits are FuzzReader's; bits 11-13 pick the iterator.
 func FuzzIterators(f *testing.F) {
 	seeds := []struct {
 		in      string
@@ -33,86 +34,43 @@ func FuzzIterators(f *testing.F) {
 		{"x\r\r\n\r\n", 1<<4 | 1<<11, 0, 1},
 		{"a long record in pieces\nand another one\n", 1<<4 | 1<<11, 0, 2},
 		{"a long record in pieces\nand another one\n", 2 << 11, 0, 3},
+		{"many\nshort\nlines\n\nand one longer than the buffer\n", 4 << 11, 0, 8},
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s.in), s.bits, s.limit, s.bufSize)
 	}
+	kinds := []string{"Lines", "Views", "Pieces", "Runs", "Batches"}
 	f.Fuzz(func(t *testing.T, in []byte, bits uint16, limit uint8, bufSize uint8) {
 		if len(in) > 1<<12 {
 			return
 		}
 		opt := optionsFor(int(bits&15), int(limit%17), bits&(1<<4) != 0, bits&(1<<5) != 0, int(bufSize%70))
-		want := records(linereader.New(bytes.NewReader(in), opt), "Next")
+		want, wantErr := linereader.ReadAll(linereader.New(bytes.NewReader(in), opt), "Next")
 		src, pattern := wrapSource(in, int(bits>>8&7), uint64(bits))
-		kind := []string{"Lines", "Pieces", "Runs", "Batches"}[bits>>11&3]
-		r := linereader.New(src, opt)
-		if kind == "Lines" || kind == "Batches" {
-			linereader.ForceReadAhead(r)
+		kind := kinds[int(bits>>11&7)%len(kinds)]
+		got, gotErr := linereader.ReadAll(linereader.New(src, opt), kind)
+		switch kind {
+		case "Pieces":
+			got = linereader.Joined(got)
+		case "Runs", "Batches":
+			// A run may hold several records, and only a batch's last record has its
+			// line number and offset: compare the bytes and the last line number.
+			want, got = joinedBytes(want), joinedBytes(got)
 		}
-		got := records(r, kind)
-		if kind == "Runs" || kind == "Batches" {
-			// A run may hold several records, and a batch's records have the line number
-			// of its last: compare the bytes, the last line number and the error.
-			want, got = want.joined(), got.joined()
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("input %q options %s source %s via %s:\n got %v\nwant %v", in, describeOptions(opt), pattern, kind, got, want)
+		if !reflect.DeepEqual(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Errorf("input %q options %s source %s via %s:\n got %v %v\nwant %v %v", in, describeOptions(opt), pattern, kind, got, gotErr, want, wantErr)
 		}
 	})
 }
 
-// yielded is what an iterator yielded: each record (pieces joined) with the line number
-// after it, and the error.
-type yielded struct {
-	recs  []string
-	lines []int64
-	err   string
-}
-
-func (y yielded) joined() yielded {
-	j := yielded{recs: []string{strings.Join(y.recs, "")}, lines: []int64{0}, err: y.err}
-	if n := len(y.lines); n > 0 {
-		j.lines[0] = y.lines[n-1]
+// joinedBytes is one record holding all the bytes of s, with the line number after its
+// last record.
+func joinedBytes(s []linereader.Seen) []linereader.Seen {
+	var b strings.Builder
+	var line int64
+	for _, x := range s {
+		b.WriteString(x.Rec)
+		line = x.LineNo
 	}
-	return j
-}
-
-// records runs one iterator to the end.
-func records(r *linereader.Reader, kind string) yielded {
-	var y yielded
-	var rec []byte
-	add := func(p []byte) {
-		rec = append(rec, p...)
-		if !r.Partial() {
-			y.recs = append(y.recs, string(rec))
-			y.lines = append(y.lines, r.LineNo())
-			rec = rec[:0]
-		}
-	}
-	switch kind {
-	case "Next":
-		for r.Next() {
-			add(r.Bytes())
-		}
-	case "Lines":
-		for p := range r.Lines() {
-			add(p)
-		}
-	case "Pieces":
-		for p := range r.Pieces() {
-			add(p)
-		}
-	case "Runs":
-		for p := range r.Runs() {
-			add(p)
-		}
-	case "Batches":
-		for batch := range r.Batches() {
-			for _, p := range batch {
-				add(p)
-			}
-		}
-	}
-	y.err = fmt.Sprint(r.Err())
-	return y
+	return []linereader.Seen{{Rec: b.String(), LineNo: line}}
 }

@@ -13,15 +13,12 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
-	"time"
 
 	"github.com/stretchr/testify/require"
 )
 
 // Iterators nest: any iterator may be used inside another's loop body on the same
-// Reader, while read-ahead runs, and the records taken inside and outside add up to the
-// input, in order. Regression test for the data race of round 1, where Views and Runs
-// read the engine's state while the read-ahead producer wrote it.
+// Reader, and the records taken inside and outside add up to the input, in order.
 
 // iterKind is one way of taking records from a Reader.
 type iterKind string
@@ -104,39 +101,22 @@ func nestedInput(lines int) []byte {
 	return b.Bytes()
 }
 
-func TestNestedIteratorsWhileReadingAhead(t *testing.T) {
-	if runtime.GOMAXPROCS(0) < 2 {
-		t.Skip("read-ahead needs two CPUs")
-	}
+func TestNestedIterators(t *testing.T) {
 	in := nestedInput(20000)
 	name := filepath.Join(t.TempDir(), "in.txt")
 	require.NoError(t, os.WriteFile(name, in, 0o644))
 	base := runtime.NumGoroutine()
-	policyStarted := 0
-	for _, forcedRA := range []bool{true, false} {
+	for _, bufSize := range []int{1024, 0} {
 		for _, outer := range iterKinds {
 			for _, inner := range iterKinds {
-				what := fmt.Sprintf("forced %v, %s inside %s", forcedRA, inner, outer)
-				// A small buffer puts records across reads; the policy's case keeps the
-				// default, where a batch holds enough work to be worth timing.
-				opt := Options{BufferSize: 1024}
-				if !forcedRA {
-					opt.BufferSize = 0
-				}
-				r, err := Open(name, opt)
+				what := fmt.Sprintf("buffer %d, %s inside %s", bufSize, inner, outer)
+				r, err := Open(name, Options{BufferSize: bufSize})
 				require.NoError(t, err)
-				if forcedRA {
-					ForceReadAhead(r)
-				}
 				var got bytes.Buffer
-				n, sawRA := 0, false
-				nest := false
+				n, nest := 0, false
 				take(r, outer, func(p []byte) bool {
 					got.Write(p)
-					sawRA = sawRA || r.ra != nil
-					if !forcedRA {
-						sink += work(p) // slow enough for the policy to start read-ahead
-					}
+					require.Equal(t, base, runtime.NumGoroutine(), "%s: a goroutine started", what)
 					if n++; n%500 == 250 {
 						nest = true
 					}
@@ -157,41 +137,18 @@ func TestNestedIteratorsWhileReadingAhead(t *testing.T) {
 				require.True(t, bytes.Equal(in, got.Bytes()), "%s: records inside and outside do not add up to the input", what)
 				require.Equal(t, int64(len(in)), r.Stats().Bytes, what)
 				require.Equal(t, int64(20000), r.LineNo(), what)
-				// Forced, read-ahead runs under both. Left to the policy, which measures
-				// time, a Lines loop with this body starts it; counted over the inner
-				// kinds, so that one slow sample on a loaded machine fails nothing.
-				if forcedRA && (outer == kindLines || outer == kindBatches) {
-					require.True(t, sawRA, "%s: read-ahead never ran", what)
-				}
-				if !forcedRA && outer == kindLines && sawRA {
-					policyStarted++
-				}
 				require.NoError(t, r.Close())
-				require.Nil(t, r.ra, what)
 			}
 		}
 	}
-	require.GreaterOrEqual(t, policyStarted, len(iterKinds)/2, "the policy started read-ahead in too few Lines loops")
-	waitGoroutines(t, base)
-}
-
-// waitGoroutines fails the test if more than base goroutines are left after a while.
-func waitGoroutines(t *testing.T, base int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	require.LessOrEqual(t, runtime.NumGoroutine(), base, "goroutines leaked")
 }
 
 // iter.Pull over Lines: run to the end without calling stop, or stopped early; either
-// way the producer is gone and every record was seen once.
-func TestReadAheadWithPull(t *testing.T) {
+// way every record was seen once, and Next carries on where Pull stopped.
+func TestLinesWithPull(t *testing.T) {
 	in := nestedInput(5000)
-	base := runtime.NumGoroutine()
 	for _, early := range []bool{false, true} {
-		r := forced(bytes.NewReader(in), Options{BufferSize: 512})
+		r := New(bytes.NewReader(in), Options{BufferSize: 512})
 		next, stop := iter.Pull(r.Lines())
 		var got bytes.Buffer
 		for i := 0; ; i++ {
@@ -205,28 +162,31 @@ func TestReadAheadWithPull(t *testing.T) {
 				break
 			}
 		}
-		require.Nil(t, r.ra, "producer still running after Pull ended")
 		for r.Next() {
 			got.Write(r.Bytes())
 		}
 		require.Equal(t, in, got.Bytes())
 	}
-	waitGoroutines(t, base)
 }
 
-// A source that panics while the producer reads it: the panic comes back as the error
-// of the loop, after every record read before it.
-func TestReadAheadProducerPanic(t *testing.T) {
+// A source that panics: the panic reaches the caller of the loop, on its own goroutine
+// (no iterator reads on another), after every record read before it; the reader is
+// still usable for Err and Close.
+func TestSourcePanicReachesTheCaller(t *testing.T) {
 	in := nestedInput(3000)
 	src := &panicReader{r: bytes.NewReader(in), after: len(in) / 2}
-	r := forced(src, Options{BufferSize: 256})
+	r := New(src, Options{BufferSize: 256})
 	var got bytes.Buffer
-	for rec := range r.Lines() {
-		got.Write(rec)
-	}
-	require.ErrorContains(t, r.Err(), "panic while reading ahead: source exploded")
+	func() {
+		defer func() { require.Equal(t, "source exploded", recover()) }()
+		for rec := range r.Lines() {
+			got.Write(rec)
+		}
+		t.Fatal("the loop ended without the panic")
+	}()
 	require.True(t, bytes.HasPrefix(in, got.Bytes()))
 	require.Greater(t, got.Len(), len(in)/2-512, "records read before the panic were lost")
+	require.NoError(t, r.Close())
 }
 
 type panicReader struct {
@@ -262,7 +222,7 @@ func TestPiecesMatchRecords(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for iter := range 300 {
 		// Long records: few separators.
-		in := randomInput(rng, rng.IntN(4000))
+		in := RandomInput(rng, rng.IntN(4000))
 		for i := range in {
 			if in[i] == '\n' && rng.IntN(8) != 0 {
 				in[i] = 'c'
@@ -274,7 +234,7 @@ func TestPiecesMatchRecords(t *testing.T) {
 			for name, pat := range patterns {
 				what := fmt.Sprintf("iter %d opt %+v %s", iter, opt, name)
 				r := New(pat(bytes.NewReader(in)), opt)
-				var got []seen
+				var got []Seen
 				var rec []byte
 				var off int64 = -1
 				for p := range r.Pieces() {
@@ -286,7 +246,7 @@ func TestPiecesMatchRecords(t *testing.T) {
 						require.Less(t, len(p), 4*opt.BufferSize+16, what)
 						continue
 					}
-					got = append(got, seen{string(rec), r.LineNo(), off})
+					got = append(got, Seen{Rec: string(rec), LineNo: r.LineNo(), Off: off})
 					rec, off = rec[:0], -1
 				}
 				requireSame(t, want, got, what)
@@ -322,8 +282,9 @@ func TestPiecesOfAHugeRecord(t *testing.T) {
 	require.LessOrEqual(t, r.Stats().Buffer.PeakCap, 256<<10)
 }
 
-// The buffer for a longest record of L bytes: under 2(L+BufferSize) while doubling,
-// and (past 64 MiB) under 1.25L + 2 BufferSize.
+// The buffer for a longest record of L bytes: under 2(L+BufferSize) while it doubles;
+// past gatherAt it grows no further (the record is gathered in blocks), and the record
+// still comes whole and exact.
 func TestBufferForLongRecords(t *testing.T) {
 	sizes := []int{100 << 10, 1 << 20, 5<<20 + 3, 20 << 20}
 	if !testing.Short() {
@@ -343,10 +304,10 @@ func TestBufferForLongRecords(t *testing.T) {
 		}
 		require.NoError(t, r.Err())
 		peak := r.Stats().Buffer.PeakCap
-		if L < bigBuffer {
+		if 2*(L+rs) <= gatherMin {
 			require.LessOrEqual(t, peak, 2*(L+rs), "L %d", L)
 		} else {
-			require.LessOrEqual(t, float64(peak), 1.25*float64(L)+2*float64(rs), "L %d", L)
+			require.LessOrEqual(t, peak, gatherMin, "L %d", L)
 		}
 		// Reset gives a buffer grown past four times BufferSize back, and keeps a
 		// smaller one (a soft reset).
@@ -366,9 +327,9 @@ func TestReleaseKeepsRecords(t *testing.T) {
 	in := []byte(long + "a\nb\n" + long + "c\n")
 	want, _, _ := plainRecords(in, Options{BufferSize: 4096}, bytesSource)
 	r := New(bytes.NewReader(in), Options{BufferSize: 4096})
-	var got []seen
+	var got []Seen
 	for r.Next() {
-		got = append(got, seen{string(r.Bytes()), r.LineNo(), r.Offset()})
+		got = append(got, Seen{Rec: string(r.Bytes()), LineNo: r.LineNo(), Off: r.Offset()})
 		r.Release()
 		require.LessOrEqual(t, r.e.buf.Cap(), max(4096, r.e.buf.Len()))
 	}

@@ -114,9 +114,18 @@ type config struct {
 	sepByte  byte   // sep[0] in modeByte
 	crlf     bool   // default separator: Chomp also removes a "\r" just before the "\n"
 	readSize int    // most bytes asked of the source per read
-	simple   bool   // modeByte without Limit or MaxRecord: advance's fast path applies
+	simple   bool   // modeByte without Limit or MaxRecord: next's short path applies
 	err      error  // invalid options: reported by the first Next
+
+	gatherAt   int // the buffer grows until this capacity; a longer record is gathered in blocks (buffer.go)
+	releaseCap int // a buffer grown past this is given back once it has outlived its record
 }
+
+// gatherMin is the least capacity at which a record that does not fit is gathered in
+// blocks instead of growing the buffer further: below it, growth leaves little garbage
+// and the buffer is reused by the records after; above it, gathering bounds the memory
+// of a huge record to about twice its length.
+const gatherMin = 8 << 20
 
 func newConfig(opt Options) config {
 	c := config{opt: opt, readSize: opt.BufferSize}
@@ -139,7 +148,58 @@ func newConfig(opt Options) config {
 	}
 	c.opt.Sep = c.sep
 	c.simple = c.err == nil && c.mode == modeByte && opt.Limit <= 0 && opt.MaxRecord == 0
+	c.gatherAt = max(gatherMin, 2*c.readSize)
+	c.releaseCap = max(16*c.readSize, 4<<20)
 	return c
+}
+
+// find returns the index just past the first separator in p, or -1 (always in whole
+// mode, which has none).
+func (c *config) find(p []byte) int {
+	switch c.mode {
+	case modeByte:
+		if i := bytes.IndexByte(p, c.sepByte); i >= 0 {
+			return i + 1
+		}
+	case modeBytes, modeParagraph:
+		if i := bytes.Index(p, c.sep); i >= 0 {
+			return i + len(c.sep)
+		}
+	}
+	return -1
+}
+
+// findLast returns the index just past the last separator in p, or -1. Only for a
+// separator that cannot overlap itself, where every occurrence is a match.
+func (c *config) findLast(p []byte) int {
+	if len(c.sep) == 1 {
+		if i := lastIndexByte(p, c.sepByte); i >= 0 {
+			return i + 1
+		}
+		return -1
+	}
+	if i := bytes.LastIndex(p, c.sep); i >= 0 {
+		return i + len(c.sep)
+	}
+	return -1
+}
+
+// count returns the number of separators in p. Only for a separator that cannot overlap
+// itself, so that bytes.Count counts exactly the records they end.
+func (c *config) count(p []byte) int { return bytes.Count(p, c.sep) }
+
+// byteEnd returns where the record b[lo:end], which ends with the one-byte separator,
+// ends as yielded: end, or with Chomp before the separator (and before a "\r" with the
+// default separator). It is Chomp for the one-byte paths, small enough to be inlined.
+func (c *config) byteEnd(b []byte, lo, end int) int {
+	if !c.opt.Chomp {
+		return end
+	}
+	end--
+	if c.crlf && end > lo && b[end-1] == '\r' {
+		end--
+	}
+	return end
 }
 
 // splittable reports why the options cannot be read in independent sections, or nil.

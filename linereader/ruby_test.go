@@ -9,9 +9,8 @@ package linereader_test
 // Every case runs through every path a caller has to its records:
 //
 //   - iterators: Next, Lines, Views (each record copied), Batches, Runs, Pieces (the pieces
-//     of each record joined) and Foreach; Lines
-//     and Batches also with read-ahead forced (ForceReadAhead, right after New), so that the
-//     read-ahead layer meets every case;
+//     of each record joined) and Foreach, each through the package's one test driver
+//     (ReadAll);
 //   - read patterns: a bytes.Reader, one byte per Read, half reads, the last data together
 //     with io.EOF, random short reads with empty ones, an error after the data, a timeout
 //     after the data, a regular file (Open), and, where the options are splittable, the
@@ -23,8 +22,7 @@ package linereader_test
 // records and separators straddle reads and buffer edges.
 //
 // Under the race detector the full matrix (about 60 readers per case) takes minutes on a
-// small machine, so there every case runs every iterator (the read-ahead variants
-// included) and Foreach once, each iterator under a read pattern that rotates with the
+// small machine, so there every case runs every iterator and Foreach once, each iterator under a read pattern that rotates with the
 // case: every case still meets every iterator, and every iterator meets every read
 // pattern on thousands of cases. The plain run covers the whole matrix.
 //
@@ -277,75 +275,34 @@ type oracleRun struct {
 // line number per record; runs: the records are runs to be split or joined (Runs).
 type oracleIterator struct {
 	name            string
-	readAhead       bool
 	perRecordLineNo bool
 	runs            bool
-	read            func(r *linereader.Reader) oracleRun
 }
 
 var oracleIterators = []oracleIterator{
-	{name: "Next", perRecordLineNo: true, read: func(r *linereader.Reader) (o oracleRun) {
-		for r.Next() {
-			o.recs = append(o.recs, oracleRecord{bytes.Clone(r.Bytes()), r.LineNo()})
-		}
-		return o
-	}},
-	{name: "Lines", perRecordLineNo: true, read: readLines},
-	{name: "Lines, read-ahead forced", readAhead: true, perRecordLineNo: true, read: readLines},
-	{name: "Views", perRecordLineNo: true, read: func(r *linereader.Reader) (o oracleRun) {
-		for rec := range r.Views() {
-			o.recs = append(o.recs, oracleRecord{bytes.Clone(rec), r.LineNo()})
-		}
-		return o
-	}},
-	{name: "Batches", read: readBatches},
-	{name: "Batches, read-ahead forced", readAhead: true, read: readBatches},
-	{name: "Runs", runs: true, perRecordLineNo: true, read: func(r *linereader.Reader) (o oracleRun) {
-		var piece []byte // a record longer than the buffer comes in pieces: joined here
-		for run := range r.Runs() {
-			piece = append(piece, run...)
-			if !r.Partial() {
-				o.recs = append(o.recs, oracleRecord{piece, r.LineNo()})
-				piece = nil
-			}
-		}
-		return o
-	}},
-	{name: "Pieces", perRecordLineNo: true, read: func(r *linereader.Reader) (o oracleRun) {
-		var rec []byte
-		for p := range r.Pieces() {
-			rec = append(rec, p...)
-			if !r.Partial() {
-				o.recs = append(o.recs, oracleRecord{rec, r.LineNo()})
-				rec = nil
-			}
-		}
-		return o
-	}},
+	{name: "Next", perRecordLineNo: true},
+	{name: "Lines", perRecordLineNo: true},
+	{name: "Views", perRecordLineNo: true},
+	{name: "Batches"},
+	{name: "Runs", runs: true, perRecordLineNo: true},
+	{name: "Pieces", perRecordLineNo: true},
 }
 
-func readLines(r *linereader.Reader) (o oracleRun) {
-	for rec := range r.Lines() {
-		o.recs = append(o.recs, oracleRecord{rec, r.LineNo()})
+// read reads every record of r with the iterator, the pieces of a record joined.
+func (it oracleIterator) read(r *linereader.Reader) (o oracleRun) {
+	seen, _ := linereader.ReadAll(r, it.name)
+	for _, s := range linereader.Joined(seen) {
+		o.recs = append(o.recs, oracleRecord{[]byte(s.Rec), s.LineNo})
 	}
 	return o
 }
 
-func readBatches(r *linereader.Reader) (o oracleRun) {
-	for batch := range r.Batches() {
-		for _, rec := range batch {
-			o.recs = append(o.recs, oracleRecord{Data: rec})
-		}
-	}
-	return o
-}
-
-// iteratorNames are the iterators a caller has, for the summary: the read-ahead variants
-// are the same iterators, and Foreach runs on the regular file.
+// iteratorNames are the iterators a caller has, for the summary: Foreach runs on the
+// regular file.
 func iteratorNames() []string {
 	names := map[string]bool{"Foreach": true}
 	for _, it := range oracleIterators {
-		names[strings.TrimSuffix(it.name, ", read-ahead forced")] = true
+		names[it.name] = true
 	}
 	return slices.Sorted(maps.Keys(names))
 }
@@ -429,9 +386,6 @@ func lastLineNo(recs []oracleRecord) int64 {
 func runIterator(it oracleIterator, rs []*linereader.Reader) oracleRun {
 	var all oracleRun
 	for _, r := range rs {
-		if it.readAhead {
-			linereader.ForceReadAhead(r)
-		}
 		o := it.read(r)
 		for i := range o.recs {
 			if it.perRecordLineNo {
@@ -534,7 +488,7 @@ func TestRubyOracle(t *testing.T) {
 				if diff := checkRun(it, got, want, opt, wantErr); diff != "" {
 					fail("%s: %s", describe(it.name+" over "+src.name), diff)
 				}
-				ran[strings.TrimSuffix(it.name, ", read-ahead forced")+"/"+src.name]++
+				ran[it.name+"/"+src.name]++
 			}
 		}
 		var got []oracleRecord
@@ -565,10 +519,6 @@ func TestRubyOracle(t *testing.T) {
 					full++
 				}
 			}
-		}
-		// The read-ahead variants count twice per case.
-		if it == "Lines" || it == "Batches" {
-			full *= 2
 		}
 		if raceEnabled && n == 0 || !raceEnabled && n != full {
 			t.Errorf("%s ran %d times, want %d", key, n, full)

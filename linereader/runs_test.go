@@ -18,13 +18,13 @@ func TestRunsMatchesPlainLoop(t *testing.T) {
 	}
 	multi := 0
 	for iter := range 400 {
-		in := randomInput(rng, rng.IntN(5000))
+		in := RandomInput(rng, rng.IntN(5000))
 		for _, opt := range opts {
 			opt.BufferSize = 1 + rng.IntN(200)
 			want, wantStats, wantErr := plainRecords(in, opt, bytesSource)
 			var wantAll bytes.Buffer
 			for _, s := range want {
-				wantAll.WriteString(s.rec)
+				wantAll.WriteString(s.Rec)
 			}
 
 			var src = bytesSource(in)
@@ -42,8 +42,8 @@ func TestRunsMatchesPlainLoop(t *testing.T) {
 				records = int(r.Stats().Records)
 				// Every run but a piece ends where a record ends: its LineNo is that
 				// record's.
-				if !r.Partial() && records > 0 && r.LineNo() != want[records-1].lineNo {
-					t.Fatalf("iter %d opt %+v: LineNo %d after %d records, want %d", iter, opt, r.LineNo(), records, want[records-1].lineNo)
+				if !r.Partial() && records > 0 && r.LineNo() != want[records-1].LineNo {
+					t.Fatalf("iter %d opt %+v: LineNo %d after %d records, want %d", iter, opt, r.LineNo(), records, want[records-1].LineNo)
 				}
 				if rng.IntN(50) == 0 {
 					break
@@ -69,11 +69,11 @@ func TestRunsMatchesPlainLoop(t *testing.T) {
 	}
 }
 
-func lastLine(s []seen) int64 {
+func lastLine(s []Seen) int64 {
 	if len(s) == 0 {
 		return 0
 	}
-	return s[len(s)-1].lineNo
+	return s[len(s)-1].LineNo
 }
 
 // A run never aliases anything but the reader's buffer, and a Lines loop after Runs still

@@ -1,7 +1,6 @@
 package linereader
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -69,32 +68,24 @@ func formatAt(src io.ReaderAt) decompress.Format {
 // with the buffer consumed, once the buffer reaches stopAt without a separator: any
 // boundary further on is at or after stopAt, so a section inside one long record reads
 // only about its own bytes instead of running on to the record's end.
-//
-// This is a search of its own, not advance's: it looks for a boundary, not a record.
 func (e *engine) seekBoundary() {
-	sepLen := len(e.cfg.sep)
+	keep := len(e.cfg.sep) - 1
 	for {
-		var i int
-		if sepLen == 1 {
-			i = bytes.IndexByte(e.data[e.scan:], e.cfg.sepByte)
-		} else {
-			i = bytes.Index(e.data[e.scan:], e.cfg.sep)
-		}
-		if i >= 0 {
-			e.start = e.scan + i + sepLen
+		if end := e.cfg.find(e.data[e.scan:]); end >= 0 {
+			e.start = e.scan + end
 			e.scan = e.start
 			e.seek = false
 			return
 		}
-		// No separator starts before len(data)-(sepLen-1), so the first boundary left is
-		// past len(data): past the section's end once the buffer reaches it.
-		if e.eof || e.base+int64(len(e.data)) >= e.stopAt {
+		// No separator starts before len(data)-keep, so the first boundary left is past
+		// len(data): past the section's end once the buffer reaches it.
+		if e.rerr != nil || e.base+int64(len(e.data)) >= e.stopAt {
 			e.start, e.scan = len(e.data), len(e.data)
 			e.seek = false
 			return
 		}
 		// Keep only the bytes that could begin a separator straddling the next read.
-		e.start = max(e.start, len(e.data)-(sepLen-1))
+		e.start = max(e.start, len(e.data)-keep)
 		e.scan = e.start
 		e.fill()
 	}

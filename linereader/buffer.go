@@ -1,0 +1,146 @@
+package linereader
+
+import "io"
+
+// Buffer management: the one place that reads (fill), and the one place the buffer is
+// compacted, grown, given back or gathered into blocks (makeRoom).
+//
+// The buffer doubles while it is smaller than cfg.gatherAt (8 MiB, or twice BufferSize
+// if more). A record that does not fit in a buffer that large is not grown into a chain
+// of ever larger arrays, each copied and left behind for the collector (a 1 GiB line
+// that way needed 3.5 GiB of memory at its peak): the full buffer's array itself becomes
+// a block of the record, the buffer gets a fresh array of the same size, and when the
+// record's end arrives its blocks are copied once into one array of the record's exact
+// length (gatherEnd). So a record of L bytes costs one allocation of L at its end, and
+// the memory it holds at the peak is its blocks and that array: about 2L plus a buffer,
+// with no garbage beyond the smaller buffers of the growth. For Lines that array is the
+// record handed out; with MaxRecord the blocks stop at the limit.
+
+// fill reads from the source into the buffer, once makeRoom has made room for a read.
+// A read that returns nothing and no error is tried again, up to maxEmptyReads times in
+// a row, as bufio does; then the source has failed with io.ErrNoProgress.
+func (e *engine) fill() {
+	e.makeRoom()
+	for range maxEmptyReads {
+		n := min(e.buf.Cap()-e.buf.Len(), e.cfg.readSize)
+		m, err := e.buf.Fill(e.src, n)
+		e.reads++
+		e.data = e.buf.Bytes()
+		if err != nil {
+			e.rerr = err
+			return
+		}
+		if m > 0 {
+			return
+		}
+	}
+	e.rerr = io.ErrNoProgress
+}
+
+// makeRoom makes room for at least half a read. It moves the unconsumed bytes to the
+// front when the room after them runs short, and also, once half the buffer is consumed,
+// whenever what would move is no more than a read: cheap to move, and the record it
+// begins gets the whole buffer. Then, if still short of room, it grows the buffer, or
+// past gatherAt gathers the record in progress into blocks.
+func (e *engine) makeRoom() {
+	rs, c := e.cfg.readSize, e.buf.Cap()
+	if len(e.data)-e.start > c/4 {
+		e.sinceGrow = 0 // a long record is in progress
+	}
+	if e.start > 0 && (c-len(e.data) < rs || len(e.data)-e.start <= rs && e.start >= c/2) {
+		e.compact()
+		switch l := len(e.data); {
+		case c > e.cfg.releaseCap && e.sinceGrow > int64(c) && l < c/4:
+			// The buffer has outlived the long record that grew it.
+			e.buf.Release(max(rs, 2*l))
+			e.sinceGrow = 0
+		case l > c/8*5 && c < e.cfg.gatherAt:
+			// What moved fills most of the buffer: records this long would be moved at
+			// nearly every read. Twice what moved keeps the capacity under twice the
+			// longest record and a read.
+			e.growBy(l + rs)
+		}
+	}
+	if spare := e.buf.Cap() - e.buf.Len(); spare > 0 && spare >= rs/2 {
+		e.data = e.buf.Bytes()
+		return
+	}
+	if e.buf.Cap() < e.cfg.gatherAt {
+		e.growBy(max(e.buf.Cap(), rs))
+		return
+	}
+	e.gather()
+}
+
+// growBy grows the buffer to hold add more bytes.
+func (e *engine) growBy(add int) {
+	e.buf.Grow(add)
+	e.data = e.buf.Bytes()
+	e.sinceGrow = 0
+}
+
+// compact drops the consumed prefix data[:start], moving the rest to the front; the last
+// record's bounds and the search position move with it.
+func (e *engine) compact() {
+	s := e.start
+	e.sinceGrow += int64(s)
+	if s == len(e.data) {
+		e.buf.Reset()
+	} else {
+		e.buf.Discard(s)
+	}
+	e.data = e.buf.Bytes()
+	e.base += int64(s)
+	e.start, e.scan, e.lo, e.hi = 0, e.scan-s, e.lo-s, e.hi-s
+}
+
+// gather moves the record in progress, which fills the buffer, into e.blocks: the
+// buffer's array itself becomes the block, and the buffer gets a fresh array of the same
+// capacity. The record's last few bytes stay in the buffer, so that a separator, the "\r"
+// of a "\r\n" that chomp removes, or a UTF-8 character that straddles the move is still
+// seen whole by the search, Chomp and a UTF-8 Limit cut.
+func (e *engine) gather() {
+	keep := len(e.cfg.sep) + 3
+	cut := len(e.data) - keep
+	e.blocks = append(e.blocks, e.data[e.start:cut:cut])
+	e.before += cut - e.start
+	tail := e.data[cut:]
+	c := e.buf.Cap()
+	e.buf.Reset()
+	e.buf.Release(0) // the old array stays alive as the block, and only as the block
+	e.buf.Grow(c)
+	e.buf.Write(tail)
+	e.data = e.buf.Bytes()
+	e.base += int64(cut)
+	e.start, e.scan, e.lo, e.hi = 0, max(0, e.scan-cut), e.lo-cut, e.hi-cut
+	e.sinceGrow = 0
+}
+
+// gatherEnd makes the gathered record, its blocks and then data[start:hi], one array of
+// its own of the record's exact length, held in big: the one copy such a record costs.
+// The blocks are dropped. It returns the record's length.
+func (e *engine) gatherEnd(hi int) int {
+	rec := make([]byte, e.before+hi-e.start)
+	n := 0
+	for _, b := range e.blocks {
+		n += copy(rec[n:], b)
+	}
+	copy(rec[n:], e.data[e.start:hi])
+	e.big, e.blocks = rec, nil
+	e.lo = e.start - e.before // so that base+lo is the record's offset
+	e.hi = e.lo + len(rec)
+	return len(rec)
+}
+
+// release gives back a buffer grown beyond BufferSize, keeping the unconsumed bytes.
+func (e *engine) release() {
+	if e.buf.Cap() <= e.cfg.readSize {
+		return
+	}
+	if e.start > 0 {
+		e.compact()
+	}
+	e.buf.Release(max(e.cfg.readSize, e.buf.Len()))
+	e.data = e.buf.Bytes()
+	e.sinceGrow = 0
+}
