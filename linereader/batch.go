@@ -25,24 +25,23 @@ const (
 // describe the last record of the current batch. Check Err after the loop.
 func (r *Reader) Batches() iter.Seq[[][]byte] {
 	return func(yield func([][]byte) bool) {
-		hint := 0
+		avg := 64
 		for {
-			b := r.e.batch(hint)
+			b := r.e.batch(&avg)
 			if b == nil || !yield(b) {
 				return
 			}
-			hint = len(b)
 		}
 	}
 }
 
-// batch returns the next batch, or nil when there is no record left. hint is the length
-// of the last batch, to size this one's slice.
-func (e *engine) batch(hint int) [][]byte {
+// batch returns the next batch, or nil when there is no record left. avg is the average
+// length of the records of the batches so far, to size the batch's slice; batch updates it.
+func (e *engine) batch(avg *int) [][]byte {
 	e.big = nil
 	e.setFast()
 	for e.fast {
-		if b := e.cutBatch(hint); b != nil {
+		if b := e.cutBatch(avg); b != nil {
 			return b
 		}
 		if e.rerr != nil || len(e.data)-e.start >= batchBytes {
@@ -50,7 +49,7 @@ func (e *engine) batch(hint int) [][]byte {
 		}
 		e.fill()
 	}
-	return e.batchSlow(hint)
+	return e.batchSlow(*avg)
 }
 
 // cutBatch takes the complete records buffered within batchBytes of start as one batch:
@@ -58,7 +57,7 @@ func (e *engine) batch(hint int) [][]byte {
 // records are cut apart in the block, each separator found once. It applies on next's
 // short path (a one-byte separator, nothing checked per record but Chomp). It returns
 // nil, having consumed nothing, when no complete record is buffered there.
-func (e *engine) cutBatch(hint int) [][]byte {
+func (e *engine) cutBatch(avg *int) [][]byte {
 	window := e.data[e.start:min(len(e.data), e.start+batchBytes)]
 	end := e.cfg.findLast(window)
 	if end < 0 {
@@ -67,16 +66,22 @@ func (e *engine) cutBatch(hint int) [][]byte {
 	src := window[:end]
 	block := make([]byte, len(src))
 	copy(block, src)
-	recs := make([][]byte, 0, min(hint+hint/8+8, batchRecords))
+	// Room for the records expected at the average length so far, and an eighth more:
+	// the slice is rarely grown, and never much larger than it needs.
+	expect := len(block) / *avg
+	recs := make([][]byte, 0, min(expect+expect/8+8, batchRecords))
 	sep, longest := e.cfg.sepByte, e.longest
 	p, last := 0, 0
 	for p < len(block) && len(recs) < batchRecords {
 		q := p + bytes.IndexByte(block[p:], sep) + 1 // every record in the block ends with sep
 		hi := e.cfg.byteEnd(block, p, q)
 		recs = append(recs, block[p:hi:hi])
-		longest = max(longest, hi-p)
+		if hi-p > longest {
+			longest = hi - p
+		}
 		last, p = p, q
 	}
+	*avg = max(1, p/len(recs))
 	// The batch's last record is the current one, held in its block.
 	e.lo, e.hi = e.start+last, e.start+last+len(recs[len(recs)-1])
 	e.big = recs[len(recs)-1]
@@ -90,8 +95,8 @@ func (e *engine) cutBatch(hint int) [][]byte {
 // batchSlow makes a batch record by record, for the options next's short path does not
 // take and for records longer than a batch. A record longer than batchBytes is a batch of
 // its own, in a block of its own size.
-func (e *engine) batchSlow(hint int) [][]byte {
-	recs := make([][]byte, 0, min(hint+8, batchRecords))
+func (e *engine) batchSlow(avg int) [][]byte {
+	recs := make([][]byte, 0, min(batchBytes/avg+8, batchRecords))
 	var block []byte
 	for len(recs) < batchRecords && len(block) < batchBytes {
 		m := e.mark()

@@ -179,7 +179,9 @@ func (e *engine) next() bool {
 			hi := e.cfg.byteEnd(e.data, lo, end)
 			e.lo, e.hi, e.start = lo, hi, end
 			e.lineNo++
-			e.longest = max(e.longest, hi-lo)
+			if hi-lo > e.longest { // a branch, not max: the store is rare
+				e.longest = hi - lo
+			}
 			return true
 		}
 		e.scan = len(e.data) // searched: advance resumes there
