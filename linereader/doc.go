@@ -53,17 +53,24 @@
 // Err. Every iterator ends at the end of the input or at the first error: check Err after
 // the loop.
 //
-// On a regular file, Lines and Batches read ahead on a second goroutine while the loop
-// body works, when that pays (see Lines).
+// Every iterator runs on the caller's goroutine: nothing in a Reader starts a goroutine,
+// and nothing touches process-wide settings (the collector, the memory limit). To use
+// more cores, ask for them by name: CountAt and Count read a file in parallel sections,
+// and NewSection with Partition lets a program or a distributed job do the same.
 //
 // # How it reads
 //
 // A Reader holds one bytelist.ByteList for its whole life. It reads straight into the
-// buffer's spare room (BufferSize bytes at most per read), searches each byte once
-// (bytes.IndexByte for a one-byte separator), moves the unfinished record to the front
-// only when the room after it runs short, and grows the buffer geometrically only when a
-// single record does not fit. Reset reuses the buffer for the next input; Release, Reset
-// and the loop itself give back a buffer grown for a record long gone.
+// buffer's spare room (BufferSize bytes at most per read) and finds each record's end
+// with one search from where the last search stopped (bytes.IndexByte for a one-byte
+// separator), so no byte is searched twice within a record; Batches and Runs take every
+// complete record buffered at once, with one search back from the end of what is
+// buffered and then, for Batches, one search per record in the batch's own block. It moves
+// the unfinished record to the front only when the room after it runs short, and doubles
+// the buffer only when a single record does not fit, up to 8 MiB: a longer record is
+// gathered in blocks and made one array of its own length at its end, so a record of L
+// bytes needs about 2L of memory at its peak. Reset reuses the buffer for the next input;
+// Release, Reset and the loop itself give back a buffer grown for a record long gone.
 //
 // # Sections and counting
 //
