@@ -24,6 +24,10 @@ out=benchmarks/results/memory.md
 	echo
 	echo "One line of SIZE bytes (newline included) read by one iterator with the default options"
 	echo "(BufferSize 64 KiB). Peak RSS is the process's (getrusage), the Go runtime included."
+	echo "Growths counts the buffer's new arrays: its doublings up to 8 MiB, then one per 8 MiB"
+	echo "block of a record gathered outside it; buffer peak is the reader's buffer alone. Views"
+	echo "and Lines hold a gathered record's blocks and then the one array of its length, so"
+	echo "their peak is about twice the line; Pieces never holds a record whole."
 	echo
 	echo "| iterator | line | longest yielded | growths | buffer peak | peak RSS |"
 	echo "|---|---:|---:|---:|---:|---:|"
