@@ -73,6 +73,7 @@ const ReadSize = 64 << 10
 // back out wants.
 var Contenders = map[string]Contender{
 	"Lines":        {Name: "Lines", Run: engineLines},
+	"LinesChomp":   {Name: "LinesChomp", Chomps: true, Run: engineLinesChomp},
 	"LinesReader":  {Name: "LinesReader", Run: engineLinesPlainReader},
 	"Views":        {Name: "Views", Run: engineViews},
 	"Batches":      {Name: "Batches", Run: engineBatches},
@@ -90,6 +91,17 @@ var Contenders = map[string]Contender{
 
 func engineLines(f *os.File) (res Result, err error) {
 	r := linereader.New(f, linereader.Options{})
+	for rec := range r.Lines() {
+		res.add(rec)
+		res.Last = rec
+	}
+	return res, r.Err()
+}
+
+// engineLinesChomp is Lines with Options.Chomp, yielding exactly the records
+// bufio.ScanLines yields: the comparison the suite made before the plain-program method.
+func engineLinesChomp(f *os.File) (res Result, err error) {
+	r := linereader.New(f, linereader.Options{Chomp: true})
 	for rec := range r.Lines() {
 		res.add(rec)
 		res.Last = rec

@@ -32,6 +32,7 @@ func main() {
 	md := flag.String("md", "", "write the markdown report to this file (default: standard output)")
 	raw := flag.String("raw", "", "write every timed run to this file, tab-separated")
 	commit := flag.String("commit", "", "the commit measured, for the report")
+	flag.BoolVar(&benchmarks.Collect, "collect", false, "run the collector before every timed run (the earlier suite's method)")
 	flag.Parse()
 	if err := run(*size, *pairs, *rows, *md, *raw, *commit); err != nil {
 		fmt.Fprintln(os.Stderr, "suite:", err)
@@ -158,7 +159,11 @@ func report(w io.Writer, results []measured, files map[string]*benchmarks.File, 
 		fmt.Fprintf(w, "- Code: commit %s (built from `git archive` of that commit)\n", h.commit)
 	}
 	fmt.Fprintf(w, "- Data: %s per corpus (tall, wide, verywide, mixed from testdata/gen, seed 1; real: the Go distribution's .go files concatenated), from the page cache\n", humanize.IBytes(uint64(h.size)))
-	fmt.Fprintf(w, "- Runs: %d alternating pairs per row after one warm-up pair, %s in all\n\n", h.pairs, h.elapsed.Round(time.Second))
+	fmt.Fprintf(w, "- Runs: %d alternating pairs per row after one warm-up pair, %s in all\n", h.pairs, h.elapsed.Round(time.Second))
+	if benchmarks.Collect {
+		fmt.Fprintf(w, "- With -collect: the collector ran before every timed run (the earlier suite's method, not a user's program's)\n")
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Each ratio is the yardstick's time over the contender's, pair by pair (above 1: the contender is faster), as the median and, in brackets, the middle half of the pairs. CPU time is the whole process's (all threads, the collector's included).\n\n")
 
 	fmt.Fprintf(w, "## Rows\n\n| shape | contender | yardstick | by CPU | by wall | goal | met |\n| --- | --- | --- | ---: | ---: | ---: | --- |\n")
