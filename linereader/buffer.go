@@ -16,11 +16,19 @@ import "io"
 // with no garbage beyond the smaller buffers of the growth. For Lines that array is the
 // record handed out; with MaxRecord the blocks stop at the limit.
 
-// fill reads from the source into the buffer, once makeRoom has made room for a read.
+// fill reads from the source into the buffer, once makeRoom has made room for a read,
+// keeping what is buffered in the buffer. fillRecord does the same for the record in
+// progress, which it may gather into blocks: only advance's search calls it, so that no
+// other path ever sees a record outside data[start:].
+//
 // A read that returns nothing and no error is tried again, up to maxEmptyReads times in
 // a row, as bufio does; then the source has failed with io.ErrNoProgress.
-func (e *engine) fill() {
-	e.makeRoom()
+func (e *engine) fill() { e.read(false) }
+
+func (e *engine) fillRecord() { e.read(true) }
+
+func (e *engine) read(mayGather bool) {
+	e.makeRoom(mayGather)
 	for range maxEmptyReads {
 		n := min(e.buf.Cap()-e.buf.Len(), e.cfg.readSize)
 		m, err := e.buf.Fill(e.src, n)
@@ -40,9 +48,9 @@ func (e *engine) fill() {
 // makeRoom makes room for at least half a read. It moves the unconsumed bytes to the
 // front when the room after them runs short, and also, once half the buffer is consumed,
 // whenever what would move is no more than a read: cheap to move, and the record it
-// begins gets the whole buffer. Then, if still short of room, it grows the buffer, or
-// past gatherAt gathers the record in progress into blocks.
-func (e *engine) makeRoom() {
+// begins gets the whole buffer. Then, if still short of room, it grows the buffer, or,
+// when mayGather and the buffer has reached gatherAt, gathers the record in progress.
+func (e *engine) makeRoom(mayGather bool) {
 	rs, c := e.cfg.readSize, e.buf.Cap()
 	if len(e.data)-e.start > c/4 {
 		e.sinceGrow = 0 // a long record is in progress
@@ -56,17 +64,24 @@ func (e *engine) makeRoom() {
 			e.sinceGrow = 0
 		case l > c/8*5 && c < e.cfg.gatherAt:
 			// What moved fills most of the buffer: records this long would be moved at
-			// nearly every read. Twice what moved keeps the capacity under twice the
-			// longest record and a read.
-			e.growBy(l + rs)
+			// nearly every read. Twice what moved and a read keeps the capacity under
+			// twice the longest record and a read; never past gatherAt.
+			e.growBy(max(min(l+rs, e.cfg.gatherAt-l), rs))
 		}
 	}
 	if spare := e.buf.Cap() - e.buf.Len(); spare > 0 && spare >= rs/2 {
 		e.data = e.buf.Bytes()
 		return
 	}
-	if e.buf.Cap() < e.cfg.gatherAt {
-		e.growBy(max(e.buf.Cap(), rs))
+	if c := e.buf.Cap(); c < e.cfg.gatherAt || !mayGather || e.before > 0 && e.blocks == nil {
+		// Below gatherAt the buffer doubles (never past gatherAt). Past it, a record
+		// whose earlier pieces were yielded (Pieces), and what a caller other than
+		// advance's search is reading, cannot be gathered, only kept in the buffer.
+		add := max(c, rs)
+		if c < e.cfg.gatherAt {
+			add = max(min(c, e.cfg.gatherAt-e.buf.Len()), rs)
+		}
+		e.growBy(add)
 		return
 	}
 	e.gather()

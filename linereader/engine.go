@@ -17,8 +17,9 @@ import (
 //     a one-byte separator can end it (the short path); advance does everything else:
 //     Limit, MaxRecord, Chomp of longer separators, paragraphs, sections, pieces, reads;
 //   - emit applies Chomp and makes a record the last one;
-//   - fill is the only caller of the source's Read, and makeRoom (buffer.go) the only
-//     place the buffer is compacted, grown, given back or gathered into blocks;
+//   - fill (and fillRecord) is the only caller of the source's Read, and makeRoom
+//     (buffer.go) the only place the buffer is compacted, grown, given back or gathered
+//     into blocks;
 //   - run takes all the complete records buffered at once, for Runs; cutBatch (batch.go)
 //     does the same for Batches, cutting them apart in the batch's own block.
 //
@@ -262,12 +263,12 @@ func (e *engine) search(pieces bool) (settled, ok bool) {
 		return true, e.emit(len(e.data), true)
 	}
 	e.scan = max(e.start, limit-max(len(e.cfg.sep)-1, 0))
-	if pieces && avail >= e.cfg.readSize {
+	if pieces && avail >= e.cfg.readSize && e.blocks == nil { // a record being gathered is not cut into pieces
 		if p := e.pieceEnd(); p > e.start {
 			return true, e.emitPiece(p)
 		}
 	}
-	e.fill()
+	e.fillRecord()
 	return false, false
 }
 
@@ -326,7 +327,7 @@ func (e *engine) cutAtLimit(hi int) bool {
 		if e.rerr != nil {
 			break
 		}
-		e.fill()
+		e.fillRecord()
 	}
 	end := e.start + n - e.before
 	ended := ext > 0 && e.cfg.mode != modeWhole && bytes.HasSuffix(e.data[e.start:end], e.cfg.sep)
@@ -389,7 +390,13 @@ func (e *engine) chomp(rec []byte) []byte {
 
 // tooLong stops iteration before a record longer than Options.MaxRecord.
 func (e *engine) tooLong() bool {
-	return e.fail(&TooLongError{Offset: e.end() - int64(e.before), LineNo: e.lineNo + 1, Max: e.cfg.opt.MaxRecord})
+	off := e.end() - int64(e.before)
+	if e.blocks != nil {
+		// The bytes gathered of the refused record were never consumed: Stats.Bytes
+		// ends where the record starts, as it does for a record refused in the buffer.
+		e.origin += int64(e.before)
+	}
+	return e.fail(&TooLongError{Offset: off, LineNo: e.lineNo + 1, Max: e.cfg.opt.MaxRecord})
 }
 
 // finish ends iteration at the end of the input, reporting a read error kept until the
