@@ -102,3 +102,34 @@ func unobserved(s []Seen) []Seen {
 	}
 	return out
 }
+
+// Sections gather long records too: cut anywhere, the sections' records with gathering
+// are the records of one sequential read without it.
+func TestGatheredRecordsInSections(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	for iter := range 300 {
+		in := RandomInput(rng, rng.IntN(2000))
+		for i := range in {
+			if in[i] == '\n' && rng.IntN(10) != 0 {
+				in[i] = 'c'
+			}
+		}
+		sep := []string{"\n", "ab", "\r\n", "x"}[rng.IntN(4)]
+		opt := Options{Sep: []byte(sep), BufferSize: 1 + rng.IntN(16), Chomp: rng.IntN(2) == 0}
+		want, _, err := plainRecords(in, opt, bytesSource)
+		require.NoError(t, err)
+		cut := int64(rng.IntN(len(in) + 1))
+		var got []Seen
+		for _, span := range []Span{{0, cut}, {cut, int64(len(in))}} {
+			r := NewSection(bytes.NewReader(in), span.Start, span.End, opt)
+			r.e.cfg.gatherAt = max(2*opt.BufferSize, opt.BufferSize+2*(len(sep)+4)) + rng.IntN(16)
+			recs, err := ReadAll(r, "Next")
+			require.NoError(t, err)
+			for i := range recs {
+				recs[i].LineNo += int64(len(got)) // sections count lines from 0
+			}
+			got = append(got, recs...)
+		}
+		requireSame(t, want, got, fmt.Sprintf("iter %d %+v cut %d", iter, opt, cut))
+	}
+}
