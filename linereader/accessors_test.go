@@ -17,20 +17,6 @@ import (
 // last record's. (The plain Lines and Views loops keep that record in the engine rather
 // than in the Reader: these tests pin that the two forms read the same.)
 
-type current struct {
-	data   string
-	lineNo int64
-	offset int64
-}
-
-func currentOf(r *linereader.Reader) current {
-	return current{string(r.Bytes()), r.LineNo(), r.Offset()}
-}
-
-func wantCurrent(rec refRecord) current {
-	return current{string(rec.Data), rec.LineNo, rec.Offset}
-}
-
 // accessorInputs mix lines short and longer than the 16-byte buffer used, CRLF, empty
 // lines and a last line without its newline.
 var accessorInputs = []string{
@@ -40,13 +26,13 @@ var accessorInputs = []string{
 	strings.Repeat("x\n", 40) + strings.Repeat("y", 50) + "\n\n" + "end",
 }
 
-func checkAccessors(t *testing.T, r *linereader.Reader, rec []byte, want refRecord, what string) {
+func checkAccessors(t *testing.T, r *linereader.Reader, rec []byte, want linereader.Seen, what string) {
 	t.Helper()
-	require.Equal(t, string(want.Data), string(rec), what)
-	require.Equal(t, wantCurrent(want), currentOf(r), what)
-	require.Equal(t, string(want.Data), r.Text(), what)
+	require.Equal(t, want.Rec, string(rec), what)
+	require.Equal(t, want, linereader.Current(r), what)
+	require.Equal(t, want.Rec, r.Text(), what)
 	line := r.Line()
-	require.Equal(t, string(want.Data), string(line), what)
+	require.Equal(t, want.Rec, string(line), what)
 	require.Equal(t, len(line), cap(line), what)
 	if len(line) > 0 && len(rec) > 0 {
 		require.NotSame(t, &rec[0], &line[0], "%s: Line shares memory with the record yielded", what)
@@ -57,46 +43,27 @@ func TestAccessorsFollowEveryIterator(t *testing.T) {
 	for _, in := range accessorInputs {
 		for _, opt := range []linereader.Options{{BufferSize: 16}, {BufferSize: 16, Chomp: true}} {
 			want := refSplit([]byte(in), opt)
-			{
-				for _, kind := range []string{"Next", "Lines", "Views", "Batches"} {
-					what := fmt.Sprintf("%s %q chomp=%v", kind, in, opt.Chomp)
-					r := linereader.New(bytes.NewReader([]byte(in)), opt)
-					i := 0
-					step := func(rec []byte) {
-						require.Less(t, i, len(want), what)
-						checkAccessors(t, r, rec, want[i], fmt.Sprintf("%s record %d", what, i))
-						i++
-					}
-					switch kind {
-					case "Next":
-						for r.Next() {
-							step(r.Bytes())
-						}
-					case "Lines":
-						for rec := range r.Lines() {
-							step(rec)
-						}
-					case "Views":
-						for rec := range r.Views() {
-							step(rec)
-						}
-					case "Batches":
-						for batch := range r.Batches() {
-							// During a batch the accessors describe its last record.
-							i += len(batch) - 1
-							step(batch[len(batch)-1])
-						}
-					}
-					require.NoError(t, r.Err(), what)
-					require.Equal(t, len(want), i, what)
-					require.Nil(t, r.Bytes(), what)
-					require.Nil(t, r.Line(), what)
-					require.Empty(t, r.Text(), what)
-					if len(want) > 0 {
-						last := want[len(want)-1]
-						require.Equal(t, last.LineNo, r.LineNo(), what)
-						require.Equal(t, last.Offset, r.Offset(), what)
-					}
+			for _, kind := range []string{"Next", "Lines", "Views", "Batches"} {
+				what := fmt.Sprintf("%s %q chomp=%v", kind, in, opt.Chomp)
+				r := linereader.New(bytes.NewReader([]byte(in)), opt)
+				i := 0
+				_, err := linereader.ReadSteps(r, kind, func(recs [][]byte) bool {
+					// During a batch the accessors describe its last record.
+					i += len(recs) - 1
+					require.Less(t, i, len(want), what)
+					checkAccessors(t, r, recs[len(recs)-1], want[i], fmt.Sprintf("%s record %d", what, i))
+					i++
+					return true
+				})
+				require.NoError(t, err, what)
+				require.Equal(t, len(want), i, what)
+				require.Nil(t, r.Bytes(), what)
+				require.Nil(t, r.Line(), what)
+				require.Empty(t, r.Text(), what)
+				if len(want) > 0 {
+					last := want[len(want)-1]
+					require.Equal(t, last.LineNo, r.LineNo(), what)
+					require.Equal(t, last.Off, r.Offset(), what)
 				}
 			}
 		}
@@ -109,30 +76,17 @@ func TestAccessorsAfterBreak(t *testing.T) {
 	in := "one\ntwo\nthree\nfour\nfive\n"
 	opt := linereader.Options{Chomp: true, BufferSize: 16}
 	want := refSplit([]byte(in), opt)
-	{
-		for _, kind := range []string{"Lines", "Views"} {
-			what := kind
-			r := linereader.New(strings.NewReader(in), opt)
-			seq := r.Lines()
-			if kind == "Views" {
-				seq = r.Views()
-			}
-			for rec := range seq {
-				if string(rec) == "two" {
-					break
-				}
-			}
-			require.Equal(t, wantCurrent(want[1]), currentOf(r), what)
-			require.Equal(t, "two", string(r.Line()), what)
-			require.True(t, r.Next(), what)
-			require.Equal(t, wantCurrent(want[2]), currentOf(r), what)
-			var rest []string
-			for rec := range r.Lines() {
-				rest = append(rest, string(rec))
-			}
-			require.Equal(t, []string{"four", "five"}, rest, what)
-			require.Equal(t, want[4].LineNo, r.LineNo(), what)
-		}
+	for _, kind := range []string{"Lines", "Views"} {
+		what := kind
+		r := linereader.New(strings.NewReader(in), opt)
+		linereader.ReadSteps(r, kind, func(recs [][]byte) bool { return string(recs[0]) != "two" })
+		require.Equal(t, want[1], linereader.Current(r), what)
+		require.Equal(t, "two", string(r.Line()), what)
+		require.True(t, r.Next(), what)
+		require.Equal(t, want[2], linereader.Current(r), what)
+		rest, _ := linereader.ReadAll(r, "Lines")
+		require.Equal(t, []string{"four", "five"}, refStrings(rest), what)
+		require.Equal(t, want[4].LineNo, r.LineNo(), what)
 	}
 }
 
@@ -147,42 +101,24 @@ func TestAccessorsAcrossNestedLoops(t *testing.T) {
 		for _, inner := range []string{"Lines", "Views", "Next"} {
 			what := outer + " around " + inner
 			r := linereader.New(strings.NewReader(in), opt)
-			seq := r.Lines()
-			if outer == "Views" {
-				seq = r.Views()
-			}
 			var order []string
-			for rec := range seq {
-				order = append(order, string(rec))
-				idx := len(order) - 1
-				require.Equal(t, wantCurrent(want[idx]), currentOf(r), what)
-				if string(rec) != "r2" {
-					continue
+			linereader.ReadSteps(r, outer, func(recs [][]byte) bool {
+				order = append(order, string(recs[0]))
+				require.Equal(t, want[len(order)-1], linereader.Current(r), what)
+				if string(recs[0]) != "r2" {
+					return true
 				}
 				// Take two records inside.
 				n := 0
-				switch inner {
-				case "Next":
-					for n < 2 && r.Next() {
-						order = append(order, "in:"+r.Text())
-						n++
-					}
-				default:
-					innerSeq := r.Lines()
-					if inner == "Views" {
-						innerSeq = r.Views()
-					}
-					for rec := range innerSeq {
-						order = append(order, "in:"+string(rec))
-						if n++; n == 2 {
-							break
-						}
-					}
+				inside, _ := linereader.ReadSteps(r, inner, func([][]byte) bool { n++; return n < 2 })
+				for _, s := range inside {
+					order = append(order, "in:"+s.Rec)
 				}
-				require.Equal(t, wantCurrent(want[3]), currentOf(r), what)
+				require.Equal(t, want[3], linereader.Current(r), what)
 				// The outer body's own record was copied by Lines, borrowed by Views: only a
 				// copy is still intact; either way the accessors moved on.
-			}
+				return true
+			})
 			require.Equal(t, []string{"r1", "r2", "in:r3", "in:r4", "r5", "r6", "r7"}, order, what)
 			require.Equal(t, int64(7), r.LineNo(), what)
 		}

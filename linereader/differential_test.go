@@ -19,7 +19,7 @@ import (
 )
 
 // diffAlphabet: separator bytes, CR, UTF-8 lead and continuation bytes, an invalid byte.
-var diffAlphabet = []byte{'a', 'b', '\n', '\r', 0xE3, 0x81, 0x82, 0xFF, ' '}
+const diffAlphabet = "ab\n\r\xE3\x81\x82\xFF "
 
 // diffSeps: nil is the default separator; "" stands for Paragraph, "whole" for Whole.
 var diffSeps = []string{"default", "\n", "b", "ab", "aa", "aba", "\r\n", "\n\n", "abc", "paragraph", "whole"}
@@ -63,7 +63,7 @@ func wrapSource(in []byte, k int, seed uint64) (io.Reader, string) {
 func checkAgainstReference(in []byte, opt linereader.Options, src io.Reader) string {
 	want := refSplit(in, opt)
 	r := linereader.New(src, opt)
-	got, err := collect(r, runawayCap(in))
+	got, err := linereader.ReadAtMost(r, "Next", runawayCap(in))
 	if err != nil {
 		return fmt.Sprintf("Err() = %v after %d records %v", err, len(got), got)
 	}
@@ -73,7 +73,7 @@ func checkAgainstReference(in []byte, opt linereader.Options, src io.Reader) str
 			return fmt.Sprintf("record %d missing: want %v\n all got  %v\n all want %v", i, want[i], got, want)
 		case i >= len(want):
 			return fmt.Sprintf("extra record %d: got %v\n all got  %v\n all want %v", i, got[i], got, want)
-		case !bytes.Equal(got[i].Data, want[i].Data) || got[i].LineNo != want[i].LineNo || got[i].Offset != want[i].Offset:
+		case got[i] != want[i]:
 			return fmt.Sprintf("record %d: got %v, want %v\n all got  %v\n all want %v", i, got[i], want[i], got, want)
 		}
 	}
@@ -91,7 +91,7 @@ func checkAgainstReference(in []byte, opt linereader.Options, src io.Reader) str
 	if !opt.Chomp && !opt.Paragraph {
 		var cat []byte
 		for _, g := range got {
-			cat = append(cat, g.Data...)
+			cat = append(cat, g.Rec...)
 		}
 		if !bytes.Equal(cat, in) {
 			return fmt.Sprintf("records concatenate to %q, not the input", cat)
@@ -104,10 +104,7 @@ func runDifferential(t *testing.T, seed uint64, n int) {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	failures := 0
 	for i := range n {
-		in := make([]byte, rng.IntN(33))
-		for j := range in {
-			in[j] = diffAlphabet[rng.IntN(len(diffAlphabet))]
-		}
+		in := linereader.RandomOver(rng, diffAlphabet, rng.IntN(33))
 		opt := optionsFor(rng.IntN(len(diffSeps)), rng.IntN(10), rng.IntN(2) == 0, rng.IntN(2) == 0,
 			diffBufferSizes[rng.IntN(len(diffBufferSizes))])
 		src, pattern := wrapSource(in, rng.IntN(6), seed+uint64(i))
@@ -116,7 +113,7 @@ func runDifferential(t *testing.T, seed uint64, n int) {
 		if !opt.Chomp && !opt.Paragraph {
 			var cat []byte
 			for _, r := range refSplit(in, opt) {
-				cat = append(cat, r.Data...)
+				cat = append(cat, r.Rec...)
 			}
 			if !bytes.Equal(cat, in) {
 				t.Fatalf("seed %d case %d: reference not lossless on %q %s", seed, i, in, describeOptions(opt))

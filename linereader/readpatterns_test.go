@@ -99,7 +99,7 @@ func TestReadPatternsSampleDefault(t *testing.T) {
 	for _, p := range readPatterns {
 		for _, bs := range bufferSizes {
 			r := linereader.New(p.wrap(sampleText, uint64(bs)), linereader.Options{BufferSize: bs})
-			got, err := collect(r, 1000)
+			got, err := linereader.ReadAtMost(r, "Next", 1000)
 			require.NoError(t, err, "%s BufferSize %d", p.name, bs)
 			assert.Equal(t, want, refStrings(got), "%s BufferSize %d", p.name, bs)
 		}
@@ -115,7 +115,7 @@ func TestReadPatterns(t *testing.T) {
 					o := opt
 					o.BufferSize = bs
 					r := linereader.New(p.wrap(sampleText, uint64(bs)), o)
-					got, err := collect(r, 1000)
+					got, err := linereader.ReadAtMost(r, "Next", 1000)
 					require.NoError(t, err)
 					require.Equal(t, want, got)
 					st := r.Stats()
@@ -177,7 +177,7 @@ func TestReadErrorMidRecord(t *testing.T) {
 					opt := tc.opt
 					opt.BufferSize = bs
 					r := linereader.New(src(tc.data), opt)
-					got, err := collect(r, 100)
+					got, err := linereader.ReadAtMost(r, "Next", 100)
 					assert.Equal(t, tc.want, refStrings(got), "records before the error")
 					assert.ErrorIs(t, err, errBoom)
 				})
@@ -214,14 +214,14 @@ func (s *stuckReader) Read(p []byte) (int, error) {
 func TestEndlessEmptyReadsErrNoProgress(t *testing.T) {
 	for _, bs := range []int{1, 3, 0} {
 		type result struct {
-			recs []refRecord
+			recs []linereader.Seen
 			err  error
 		}
 		done := make(chan result, 1)
 		src := &stuckReader{data: "ab\nc"}
 		go func() {
 			r := linereader.New(src, linereader.Options{BufferSize: bs})
-			recs, err := collect(r, 100)
+			recs, err := linereader.ReadAtMost(r, "Next", 100)
 			done <- result{recs, err}
 		}()
 		select {

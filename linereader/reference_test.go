@@ -9,6 +9,7 @@ package linereader_test
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -16,15 +17,12 @@ import (
 	"github.com/foreachio/foreach/linereader"
 )
 
-// refRecord is one record as the reference (or the engine) yields it.
-type refRecord struct {
-	Data   []byte
-	LineNo int64 // LineNo() after the record
-	Offset int64 // Offset() of the record: where its first byte is in the input
-}
+// The reference yields its records as the engine's are seen (linereader.Seen): the bytes,
+// LineNo() after the record, and Offset(), where its first byte is in the input.
 
-func (r refRecord) String() string {
-	return fmt.Sprintf("{%q line=%d off=%d}", r.Data, r.LineNo, r.Offset)
+// seen is a record of the reference, for the tables: never Partial.
+func seen(rec string, lineNo, off int64) linereader.Seen {
+	return linereader.Seen{Rec: rec, LineNo: lineNo, Off: off}
 }
 
 // refValid reports whether opt is a valid combination of Options (docs/semantics.md, Errors).
@@ -61,7 +59,7 @@ func refIncompleteUTF8(b []byte) bool {
 
 // refSplit cuts in into records following docs/semantics.md. It assumes refValid(opt).
 // MaxRecord and BufferSize do not change the records and are ignored.
-func refSplit(in []byte, opt linereader.Options) []refRecord {
+func refSplit(in []byte, opt linereader.Options) []linereader.Seen {
 	sep := opt.Sep
 	switch {
 	case opt.Paragraph:
@@ -69,7 +67,7 @@ func refSplit(in []byte, opt linereader.Options) []refRecord {
 	case len(sep) == 0:
 		sep = []byte("\n")
 	}
-	var recs []refRecord
+	var recs []linereader.Seen
 	var lineNo int64
 	pos := 0
 	for {
@@ -82,75 +80,82 @@ func refSplit(in []byte, opt linereader.Options) []refRecord {
 		if pos >= len(in) {
 			return recs
 		}
-		rest := in[pos:]
-
-		// The window is what the limit lets this record hold.
-		window := rest
-		if opt.Limit > 0 && len(window) > opt.Limit {
-			window = window[:opt.Limit]
-		}
-		end := len(window)
-		terminated := false // ended by its separator
-		// cut: ended by the limit (a final piece exactly Limit bytes long included).
-		cut := opt.Limit > 0 && len(rest) >= opt.Limit
-		if !opt.Whole {
-			// Leftmost match inside the window: a separator ending on the limit's last
-			// byte counts, one split by the cut is not found.
-			if i := bytes.Index(window, sep); i >= 0 {
-				end, terminated, cut = i+len(sep), true, false
-			}
-		}
-		// UTF8: extend a cut record ending inside an incomplete character, one byte at a
-		// time, by at most 3 bytes; the byte that completes or breaks it is included.
-		if cut && opt.UTF8 {
-			for n := 0; n < 3 && end < len(rest) && refIncompleteUTF8(rest[:end]); n++ {
-				end++
-				if !opt.Whole && bytes.HasSuffix(rest[:end], sep) {
-					terminated, cut = true, false // the extension ended on the separator
-					break
-				}
-			}
-		}
-
-		rec := rest[:end]
+		end, terminated, cut := refRecordEnd(in[pos:], sep, opt)
+		rec := in[pos : pos+end]
 		if !cut {
 			lineNo++ // ended on its separator, or at end of input with limit to spare
 		}
 		if opt.Chomp && terminated {
-			switch {
-			case opt.Paragraph:
-				rec = rec[:len(rec)-2]
-			case refIsDefaultSep(opt):
-				rec = rec[:len(rec)-1]
-				if len(rec) > 0 && rec[len(rec)-1] == '\r' {
-					rec = rec[:len(rec)-1]
-				}
-			default:
-				rec = rec[:len(rec)-len(sep)]
-			}
+			rec = refChomp(rec, sep, opt)
 		}
-		recs = append(recs, refRecord{Data: bytes.Clone(rec), LineNo: lineNo, Offset: int64(pos)})
+		recs = append(recs, seen(string(rec), lineNo, int64(pos)))
 		pos += end
 	}
 }
 
+// refRecordEnd returns where the record at the start of rest ends, whether it ended on
+// its separator, and whether the limit cut it (a final piece exactly Limit bytes long
+// included).
+func refRecordEnd(rest, sep []byte, opt linereader.Options) (end int, terminated, cut bool) {
+	// The window is what the limit lets this record hold.
+	window := rest
+	if opt.Limit > 0 && len(window) > opt.Limit {
+		window = window[:opt.Limit]
+	}
+	end = len(window)
+	cut = opt.Limit > 0 && len(rest) >= opt.Limit
+	if !opt.Whole {
+		// Leftmost match inside the window: a separator ending on the limit's last byte
+		// counts, one split by the cut is not found.
+		if i := bytes.Index(window, sep); i >= 0 {
+			return i + len(sep), true, false
+		}
+	}
+	// UTF8: extend a cut record ending inside an incomplete character, one byte at a
+	// time, by at most 3 bytes; the byte that completes or breaks it is included.
+	if cut && opt.UTF8 {
+		for n := 0; n < 3 && end < len(rest) && refIncompleteUTF8(rest[:end]); n++ {
+			end++
+			if !opt.Whole && bytes.HasSuffix(rest[:end], sep) {
+				return end, true, false // the extension ended on the separator
+			}
+		}
+	}
+	return end, false, cut
+}
+
+// refChomp removes the separator that ended rec.
+func refChomp(rec, sep []byte, opt linereader.Options) []byte {
+	switch {
+	case opt.Paragraph:
+		return rec[:len(rec)-2]
+	case refIsDefaultSep(opt):
+		rec = rec[:len(rec)-1]
+		if len(rec) > 0 && rec[len(rec)-1] == '\r' {
+			rec = rec[:len(rec)-1]
+		}
+		return rec
+	}
+	return rec[:len(rec)-len(sep)]
+}
+
 // refStrings returns the records' bytes as strings, for readable comparisons.
-func refStrings(recs []refRecord) []string {
+func refStrings(recs []linereader.Seen) []string {
 	if len(recs) == 0 {
 		return nil
 	}
 	out := make([]string, len(recs))
 	for i, r := range recs {
-		out[i] = string(r.Data)
+		out[i] = r.Rec
 	}
 	return out
 }
 
 // refMaxRecord is the Stats.MaxRecord the engine should report after reading recs.
-func refMaxRecord(recs []refRecord) int {
+func refMaxRecord(recs []linereader.Seen) int {
 	m := 0
 	for _, r := range recs {
-		m = max(m, len(r.Data))
+		m = max(m, len(r.Rec))
 	}
 	return m
 }
@@ -202,35 +207,35 @@ func TestReferenceLineNosAndOffsets(t *testing.T) {
 		name string
 		in   string
 		opt  linereader.Options
-		want []refRecord
+		want []linereader.Seen
 	}{
-		{"default", "ab\ncd", linereader.Options{}, []refRecord{
-			{[]byte("ab\n"), 1, 0}, {[]byte("cd"), 2, 3}}},
-		{"limit cut not counted", "abcdef\nxy\n", linereader.Options{Limit: 4}, []refRecord{
-			{[]byte("abcd"), 0, 0}, {[]byte("ef\n"), 1, 4}, {[]byte("xy\n"), 2, 7}}},
-		{"final piece exactly limit", "abc", linereader.Options{Limit: 3}, []refRecord{
-			{[]byte("abc"), 0, 0}}},
-		{"final piece under limit", "abc", linereader.Options{Limit: 4}, []refRecord{
-			{[]byte("abc"), 1, 0}}},
-		{"paragraph offsets skip newlines", "\n\na\nb\n\n\n\nc", linereader.Options{Paragraph: true}, []refRecord{
-			{[]byte("a\nb\n\n"), 1, 2}, {[]byte("c"), 2, 9}}},
-		{"paragraph chomp", "a\n\n\nb\n", linereader.Options{Paragraph: true, Chomp: true}, []refRecord{
-			{[]byte("a"), 1, 0}, {[]byte("b\n"), 2, 4}}},
-		{"whole", "a\nb", linereader.Options{Whole: true, Chomp: true}, []refRecord{
-			{[]byte("a\nb"), 1, 0}}},
-		{"whole limit", "abcde", linereader.Options{Whole: true, Limit: 2}, []refRecord{
-			{[]byte("ab"), 0, 0}, {[]byte("cd"), 0, 2}, {[]byte("e"), 1, 4}}},
-		{"utf8 extension ends on separator", "a\xE3\nb", linereader.Options{Limit: 2, UTF8: true, Chomp: true}, []refRecord{
-			{[]byte("a\xE3"), 1, 0}, {[]byte("b"), 2, 3}}},
-		{"utf8 extension completes a four-byte character", "\xF0\x90\x80\x80\x80", linereader.Options{Limit: 1, UTF8: true}, []refRecord{
-			{[]byte("\xF0\x90\x80\x80"), 0, 0}, {[]byte("\x80"), 0, 4}}},
-		{"crlf split by limit is not chomped as crlf", "x\r\n", linereader.Options{Limit: 2, Chomp: true}, []refRecord{
-			{[]byte("x\r"), 0, 0}, {[]byte(""), 1, 2}}},
+		{"default", "ab\ncd", linereader.Options{}, []linereader.Seen{
+			seen("ab\n", 1, 0), seen("cd", 2, 3)}},
+		{"limit cut not counted", "abcdef\nxy\n", linereader.Options{Limit: 4}, []linereader.Seen{
+			seen("abcd", 0, 0), seen("ef\n", 1, 4), seen("xy\n", 2, 7)}},
+		{"final piece exactly limit", "abc", linereader.Options{Limit: 3}, []linereader.Seen{
+			seen("abc", 0, 0)}},
+		{"final piece under limit", "abc", linereader.Options{Limit: 4}, []linereader.Seen{
+			seen("abc", 1, 0)}},
+		{"paragraph offsets skip newlines", "\n\na\nb\n\n\n\nc", linereader.Options{Paragraph: true}, []linereader.Seen{
+			seen("a\nb\n\n", 1, 2), seen("c", 2, 9)}},
+		{"paragraph chomp", "a\n\n\nb\n", linereader.Options{Paragraph: true, Chomp: true}, []linereader.Seen{
+			seen("a", 1, 0), seen("b\n", 2, 4)}},
+		{"whole", "a\nb", linereader.Options{Whole: true, Chomp: true}, []linereader.Seen{
+			seen("a\nb", 1, 0)}},
+		{"whole limit", "abcde", linereader.Options{Whole: true, Limit: 2}, []linereader.Seen{
+			seen("ab", 0, 0), seen("cd", 0, 2), seen("e", 1, 4)}},
+		{"utf8 extension ends on separator", "a\xE3\nb", linereader.Options{Limit: 2, UTF8: true, Chomp: true}, []linereader.Seen{
+			seen("a\xE3", 1, 0), seen("b", 2, 3)}},
+		{"utf8 extension completes a four-byte character", "\xF0\x90\x80\x80\x80", linereader.Options{Limit: 1, UTF8: true}, []linereader.Seen{
+			seen("\xF0\x90\x80\x80", 0, 0), seen("\x80", 0, 4)}},
+		{"crlf split by limit is not chomped as crlf", "x\r\n", linereader.Options{Limit: 2, Chomp: true}, []linereader.Seen{
+			seen("x\r", 0, 0), seen("", 1, 2)}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := refSplit([]byte(tc.in), tc.opt)
-			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			if !slices.Equal(got, tc.want) {
 				t.Errorf("refSplit(%q, %s)\n got %v\nwant %v", tc.in, describeOptions(tc.opt), got, tc.want)
 			}
 		})
@@ -247,7 +252,7 @@ func TestReferenceLossless(t *testing.T) {
 		for _, opt := range opts {
 			var cat []byte
 			for _, r := range refSplit([]byte(in), opt) {
-				cat = append(cat, r.Data...)
+				cat = append(cat, r.Rec...)
 			}
 			if string(cat) != in {
 				t.Errorf("refSplit(%q, %s) concatenates to %q", in, describeOptions(opt), cat)

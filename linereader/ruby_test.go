@@ -95,35 +95,41 @@ func (c rubyCase) options() linereader.Options {
 	return opt
 }
 
-// oracleRecord is one record and the line number after it.
-type oracleRecord struct {
-	Data   []byte
-	LineNo int64
+// oracleRecords are records as the oracle knows them: the bytes and the line number after
+// each (Ruby gives no offsets: Off is not compared, and zero in what the engine yielded).
+// cases.json holds them as two lists, records and linenos.
+type oracleRecords []linereader.Seen
+
+// String renders the records for failure messages, with no offsets.
+func (recs oracleRecords) String() string {
+	parts := make([]string, len(recs))
+	for i, r := range recs {
+		parts[i] = fmt.Sprintf("{%q %d}", r.Rec, r.LineNo)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
 }
 
-func (r oracleRecord) String() string { return fmt.Sprintf("{%q %d}", r.Data, r.LineNo) }
-
-func oracleRecords(data [][]byte, linenos []int64) []oracleRecord {
-	recs := make([]oracleRecord, len(data))
+func decodeRecords(data [][]byte, linenos []int64) oracleRecords {
+	recs := make(oracleRecords, len(data))
 	for i := range data {
-		recs[i] = oracleRecord{Data: data[i], LineNo: linenos[i]}
+		recs[i] = linereader.Seen{Rec: string(data[i]), LineNo: linenos[i]}
 	}
 	return recs
 }
 
 // ruby returns what Ruby yields; want what the engine must yield.
-func (c rubyCase) ruby() []oracleRecord { return oracleRecords(c.Records, c.LineNos) }
+func (c rubyCase) ruby() oracleRecords { return decodeRecords(c.Records, c.LineNos) }
 
-func (c rubyCase) want() []oracleRecord {
+func (c rubyCase) want() oracleRecords {
 	if c.Ours != "" {
-		return oracleRecords(c.OursRecords, c.OursLineNos)
+		return decodeRecords(c.OursRecords, c.OursLineNos)
 	}
 	return c.ruby()
 }
 
-func sameOracleRecords(a, b []oracleRecord) bool {
-	return slices.EqualFunc(a, b, func(x, y oracleRecord) bool {
-		return bytes.Equal(x.Data, y.Data) && x.LineNo == y.LineNo
+func sameOracleRecords(a, b oracleRecords) bool {
+	return slices.EqualFunc(a, b, func(x, y linereader.Seen) bool {
+		return x.Rec == y.Rec && x.LineNo == y.LineNo
 	})
 }
 
@@ -266,7 +272,7 @@ var oracleSources = []oracleSource{
 // oracleRun is what one iterator made of one reader: the records with the line number after
 // each (LineNo during the loop), the line number after the loop, and Err.
 type oracleRun struct {
-	recs   []oracleRecord
+	recs   oracleRecords
 	lineNo int64
 	err    error
 }
@@ -292,7 +298,7 @@ var oracleIterators = []oracleIterator{
 func (it oracleIterator) read(r *linereader.Reader) (o oracleRun) {
 	seen, _ := linereader.ReadAll(r, it.name)
 	for _, s := range linereader.Joined(seen) {
-		o.recs = append(o.recs, oracleRecord{[]byte(s.Rec), s.LineNo})
+		o.recs = append(o.recs, linereader.Seen{Rec: s.Rec, LineNo: s.LineNo})
 	}
 	return o
 }
@@ -334,18 +340,18 @@ func runsSplit(opt linereader.Options) bool {
 // must be want, and LineNo during each run must be the line number of the last record that
 // the runs so far complete. A run may end inside a record (a long record comes in pieces),
 // so runs are never assumed to hold whole records.
-func checkRunsSplit(runs, want []oracleRecord, sep []byte) string {
+func checkRunsSplit(runs, want oracleRecords, sep []byte) string {
 	if len(sep) == 0 {
 		sep = []byte("\n")
 	}
 	joined := joinRecords(runs)
-	var split []oracleRecord
+	var split oracleRecords
 	for rest := joined; len(rest) > 0; {
 		n := len(rest)
 		if i := bytes.Index(rest, sep); i >= 0 {
 			n = i + len(sep)
 		}
-		split = append(split, oracleRecord{rest[:n], int64(len(split) + 1)})
+		split = append(split, linereader.Seen{Rec: string(rest[:n]), LineNo: int64(len(split) + 1)})
 		rest = rest[n:]
 	}
 	if !sameOracleRecords(split, want) {
@@ -354,9 +360,9 @@ func checkRunsSplit(runs, want []oracleRecord, sep []byte) string {
 	var end, done int // bytes yielded so far; records of want that they complete
 	complete := 0     // bytes of those records
 	for j, run := range runs {
-		end += len(run.Data)
-		for done < len(want) && complete+len(want[done].Data) <= end {
-			complete += len(want[done].Data)
+		end += len(run.Rec)
+		for done < len(want) && complete+len(want[done].Rec) <= end {
+			complete += len(want[done].Rec)
 			done++
 		}
 		if w := lastLineNo(want[:done]); run.LineNo != w {
@@ -366,15 +372,15 @@ func checkRunsSplit(runs, want []oracleRecord, sep []byte) string {
 	return ""
 }
 
-func joinRecords(recs []oracleRecord) []byte {
+func joinRecords(recs oracleRecords) []byte {
 	var b []byte
 	for _, r := range recs {
-		b = append(b, r.Data...)
+		b = append(b, r.Rec...)
 	}
 	return b
 }
 
-func lastLineNo(recs []oracleRecord) int64 {
+func lastLineNo(recs oracleRecords) int64 {
 	if len(recs) == 0 {
 		return 0
 	}
@@ -401,7 +407,7 @@ func runIterator(it oracleIterator, rs []*linereader.Reader) oracleRun {
 
 // checkRun compares what it made of one source with want, and returns what differs ("" if
 // nothing).
-func checkRun(it oracleIterator, got oracleRun, want []oracleRecord, opt linereader.Options, wantErr error) string {
+func checkRun(it oracleIterator, got oracleRun, want oracleRecords, opt linereader.Options, wantErr error) string {
 	if !errors.Is(got.err, wantErr) || (wantErr == nil && got.err != nil) {
 		return fmt.Sprintf("Err %v, want %v", got.err, wantErr)
 	}
@@ -424,7 +430,7 @@ func checkRun(it oracleIterator, got oracleRun, want []oracleRecord, opt linerea
 		}
 		return ""
 	}
-	if !slices.EqualFunc(recs, want, func(a, b oracleRecord) bool { return bytes.Equal(a.Data, b.Data) }) {
+	if !slices.EqualFunc(recs, want, func(a, b linereader.Seen) bool { return a.Rec == b.Rec }) {
 		return fmt.Sprintf("records %v, want %v (line numbers not compared)", recs, want)
 	}
 	return ""
@@ -432,82 +438,100 @@ func checkRun(it oracleIterator, got oracleRun, want []oracleRecord, opt linerea
 
 func TestRubyOracle(t *testing.T) {
 	rc := loadRubyCases(t)
-	file := filepath.Join(t.TempDir(), "case")
-	var compared, deliberate, failures int
-	ran := map[string]int{} // "iterator/source" -> cases
-	fail := func(format string, a ...any) {
-		t.Helper()
-		t.Errorf(format, a...)
-		if failures++; failures >= 10 {
-			t.Fatal("stopping after 10 failures")
-		}
-	}
+	o := &oracleCheck{t: t, file: filepath.Join(t.TempDir(), "case"), ran: map[string]int{}}
 	for i, c := range rc.Cases {
-		in := rc.Inputs[c.Input]
-		opt := c.options()
-		want := c.want()
-		if c.Ours != "" {
-			deliberate++
-			if !slices.Contains(rubyDifferences, c.Ours) {
-				fail("case %d: deliberate difference %q is not one this test knows", i, c.Ours)
-			}
-			if sameOracleRecords(c.ruby(), want) {
-				fail("case %d: marked %q, but Ruby yields exactly our records %v", i, c.Ours, want)
-			}
-		} else {
-			compared++
-		}
-		if err := os.WriteFile(file, in, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		describe := func(path string) string {
-			s := fmt.Sprintf("case %d (input %q, %+v) via %s", i, in, opt, path)
-			if c.Ours != "" {
-				s += fmt.Sprintf(", deliberate difference %s (Ruby yields %v)", c.Ours, c.ruby())
-			}
-			return s
-		}
-		var sources []int // the read patterns that apply to this case
-		for si, src := range oracleSources {
-			if !src.splittableOnly || splittable(opt) {
-				sources = append(sources, si)
-			}
-		}
-		for _, si := range sources {
-			src := oracleSources[si]
-			for ii, it := range oracleIterators {
-				if raceEnabled && sources[(i+ii)%len(sources)] != si {
-					continue
-				}
-				seed := uint64(i*131 + si*17 + ii)
-				got := runIterator(it, src.open(in, opt, seed, file))
-				wantErr := src.err
-				if src.name == "timeout after the data" && len(in) == 0 {
-					wantErr = nil
-				}
-				if diff := checkRun(it, got, want, opt, wantErr); diff != "" {
-					fail("%s: %s", describe(it.name+" over "+src.name), diff)
-				}
-				ran[it.name+"/"+src.name]++
-			}
-		}
-		var got []oracleRecord
-		err := linereader.Foreach(file, withBuffer(opt, uint64(i)), func(line []byte) error {
-			got = append(got, oracleRecord{Data: line})
-			return nil
-		})
-		if diff := checkRun(oracleIterator{name: "Foreach"}, oracleRun{recs: got, lineNo: lastLineNo(want), err: err}, want, opt, nil); diff != "" {
-			fail("%s: %s", describe("Foreach"), diff)
-		}
-		ran["Foreach/regular file"]++
+		o.runCase(i, c, rc.Inputs[c.Input])
 	}
+	o.checkCoverage(rc)
+	t.Logf("ruby oracle: %d cases, %d compared, %d deliberate differences asserted, 0 skipped, %d iterators x %d read patterns",
+		len(rc.Cases), o.compared, o.deliberate, len(iteratorNames()), len(oracleSources))
+}
 
-	// Every case ran every path that applies to it: every iterator under every read
-	// pattern (sections only where splittable), and Foreach; under the race detector every
-	// iterator once per case, and every iterator under every read pattern on some cases.
+// oracleCheck is TestRubyOracle's state: what ran, and the failures so far.
+type oracleCheck struct {
+	t                              *testing.T
+	file                           string         // the regular file each case is written to
+	ran                            map[string]int // "iterator/source" -> cases
+	compared, deliberate, failures int
+}
+
+func (o *oracleCheck) fail(format string, a ...any) {
+	o.t.Helper()
+	o.t.Errorf(format, a...)
+	if o.failures++; o.failures >= 10 {
+		o.t.Fatal("stopping after 10 failures")
+	}
+}
+
+// runCase runs case i through every iterator under every read pattern that applies to
+// it (under the race detector, each iterator under one pattern that rotates with the
+// case), and through Foreach.
+func (o *oracleCheck) runCase(i int, c rubyCase, in []byte) {
+	opt, want := c.options(), c.want()
+	if c.Ours != "" {
+		o.deliberate++
+		if !slices.Contains(rubyDifferences, c.Ours) {
+			o.fail("case %d: deliberate difference %q is not one this test knows", i, c.Ours)
+		}
+		if sameOracleRecords(c.ruby(), want) {
+			o.fail("case %d: marked %q, but Ruby yields exactly our records %v", i, c.Ours, want)
+		}
+	} else {
+		o.compared++
+	}
+	if err := os.WriteFile(o.file, in, 0o644); err != nil {
+		o.t.Fatal(err)
+	}
+	describe := func(path string) string {
+		s := fmt.Sprintf("case %d (input %q, %+v) via %s", i, in, opt, path)
+		if c.Ours != "" {
+			s += fmt.Sprintf(", deliberate difference %s (Ruby yields %v)", c.Ours, c.ruby())
+		}
+		return s
+	}
+	var sources []int // the read patterns that apply to this case
+	for si, src := range oracleSources {
+		if !src.splittableOnly || splittable(opt) {
+			sources = append(sources, si)
+		}
+	}
+	for _, si := range sources {
+		src := oracleSources[si]
+		for ii, it := range oracleIterators {
+			if raceEnabled && sources[(i+ii)%len(sources)] != si {
+				continue
+			}
+			got := runIterator(it, src.open(in, opt, uint64(i*131+si*17+ii), o.file))
+			wantErr := src.err
+			if src.name == "timeout after the data" && len(in) == 0 {
+				wantErr = nil
+			}
+			if diff := checkRun(it, got, want, opt, wantErr); diff != "" {
+				o.fail("%s: %s", describe(it.name+" over "+src.name), diff)
+			}
+			o.ran[it.name+"/"+src.name]++
+		}
+	}
+	var got oracleRecords
+	err := linereader.Foreach(o.file, withBuffer(opt, uint64(i)), func(line []byte) error {
+		got = append(got, linereader.Seen{Rec: string(line)})
+		return nil
+	})
+	if diff := checkRun(oracleIterator{name: "Foreach"}, oracleRun{recs: got, lineNo: lastLineNo(want), err: err}, want, opt, nil); diff != "" {
+		o.fail("%s: %s", describe("Foreach"), diff)
+	}
+	o.ran["Foreach/regular file"]++
+}
+
+// checkCoverage checks that every case ran every path that applies to it: every
+// iterator under every read pattern (sections only where splittable), and Foreach; under
+// the race detector every iterator once per case, and every iterator under every read
+// pattern on some cases.
+func (o *oracleCheck) checkCoverage(rc rubyCases) {
+	t := o.t
 	patterns := map[string]bool{}
 	perIterator := map[string]int{}
-	for key, n := range ran {
+	for key, n := range o.ran {
 		it, src, _ := strings.Cut(key, "/")
 		patterns[src] = true
 		perIterator[it] += n
@@ -524,23 +548,17 @@ func TestRubyOracle(t *testing.T) {
 			t.Errorf("%s ran %d times, want %d", key, n, full)
 		}
 	}
-	if len(patterns) != len(oracleSources) || len(ran) != (len(iteratorNames())-1)*len(oracleSources)+1 {
-		t.Errorf("%d read patterns and %d iterator-pattern pairs ran, want %d and %d", len(patterns), len(ran),
+	if len(patterns) != len(oracleSources) || len(o.ran) != (len(iteratorNames())-1)*len(oracleSources)+1 {
+		t.Errorf("%d read patterns and %d iterator-pattern pairs ran, want %d and %d", len(patterns), len(o.ran),
 			len(oracleSources), (len(iteratorNames())-1)*len(oracleSources)+1)
 	}
 	if raceEnabled {
 		for it, n := range perIterator {
-			want := len(rc.Cases)
-			if it == "Lines" || it == "Batches" {
-				want *= 2
-			}
-			if n != want {
-				t.Errorf("under -race %s ran %d times, want once per case (%d)", it, n, want)
+			if n != len(rc.Cases) {
+				t.Errorf("under -race %s ran %d times, want once per case (%d)", it, n, len(rc.Cases))
 			}
 		}
 	}
-	t.Logf("ruby oracle: %d cases, %d compared, %d deliberate differences asserted, 0 skipped, %d iterators x %d read patterns",
-		len(rc.Cases), compared, deliberate, len(iteratorNames()), len(patterns))
 }
 
 // The reference splitter (reference_test.go) agrees with every case: with Ruby where we do
@@ -550,10 +568,7 @@ func TestReferenceAgreesWithRuby(t *testing.T) {
 	failures := 0
 	for i, c := range rc.Cases {
 		in := rc.Inputs[c.Input]
-		var got []oracleRecord
-		for _, r := range refSplit(in, c.options()) {
-			got = append(got, oracleRecord{r.Data, r.LineNo})
-		}
+		got := oracleRecords(refSplit(in, c.options()))
 		if want := c.want(); !sameOracleRecords(got, want) {
 			t.Errorf("case %d: input %q options %+v (difference %q): want %v, reference %v", i, in, c.options(), c.Ours, want, got)
 			if failures++; failures >= 10 {
@@ -594,65 +609,62 @@ func TestRubyDeliberateDifferencesDocumented(t *testing.T) {
 // Every example of docs/semantics.md, as the document states it: the records, and the line
 // numbers and offsets where it gives them. A change to the rules that the document does not
 // follow fails here.
+// semanticsDocExamples are the examples of docs/semantics.md, each with the records the
+// document says it yields; a line number or offset of -1 is one the document does not state.
+var semanticsDocExamples = []struct {
+	in   string
+	opt  linereader.Options
+	want []linereader.Seen
+}{
+	{"a\nb", linereader.Options{}, []linereader.Seen{doc("a\n"), doc("b")}},
+	{"", linereader.Options{}, nil},
+	{"\n\n\n", linereader.Options{}, []linereader.Seen{doc("\n"), doc("\n"), doc("\n")}},
+	{"a<>b<>c", sepOf("<>"), []linereader.Seen{doc("a<>"), doc("b<>"), doc("c")}},
+	{"aaaaa", sepOf("aa"), []linereader.Seen{doc("aa"), doc("aa"), doc("a")}},
+	{"ababababa", sepOf("aba"), []linereader.Seen{doc("aba"), doc("baba"), doc("ba")}},
+	{"\n\none\ntwo\n\n\n\nthree\n", linereader.Options{Paragraph: true}, []linereader.Seen{{Rec: "one\ntwo\n\n", LineNo: -1, Off: 2}, {Rec: "three\n", LineNo: -1, Off: 13}}},
+	{"a\r\n\r\nb", linereader.Options{Paragraph: true}, []linereader.Seen{doc("a\r\n\r\nb")}},
+	{"\n\n\n", linereader.Options{Paragraph: true}, nil},
+	{"a\nb", linereader.Options{Whole: true}, []linereader.Seen{doc("a\nb")}},
+	{"abcdefg", linereader.Options{Whole: true, Limit: 3}, []linereader.Seen{doc("abc"), doc("def"), doc("g")}},
+	{"a\r\nb\nc\r", linereader.Options{Chomp: true}, []linereader.Seen{doc("a"), doc("b"), doc("c\r")}},
+	{"x\r\r\n", linereader.Options{Chomp: true}, []linereader.Seen{doc("x\r")}},
+	{"a\r\nb\n", linereader.Options{Sep: []byte("\r\n"), Chomp: true}, []linereader.Seen{doc("a"), doc("b\n")}},
+	{"\n\none\ntwo\n\n\n\nthree\n", linereader.Options{Paragraph: true, Chomp: true}, []linereader.Seen{doc("one\ntwo"), doc("three\n")}},
+	{"a\nb\n", linereader.Options{Whole: true, Chomp: true}, []linereader.Seen{doc("a\nb\n")}},
+	{"abcdef\nxy\n", linereader.Options{Limit: 4}, []linereader.Seen{{Rec: "abcd", LineNo: 0, Off: -1}, {Rec: "ef\n", LineNo: 1, Off: -1}, {Rec: "xy\n", LineNo: 2, Off: -1}}},
+	{"xab", linereader.Options{Sep: []byte("ab"), Limit: 3}, []linereader.Seen{{Rec: "xab", LineNo: 1, Off: -1}}},
+	{"xxabyyab", linereader.Options{Sep: []byte("ab"), Limit: 3}, []linereader.Seen{doc("xxa"), doc("byy"), doc("ab")}},
+	{"a\xE3\x81\x82bcd", linereader.Options{Limit: 2, UTF8: true}, []linereader.Seen{doc("a\xE3\x81\x82"), doc("bc"), doc("d")}},
+	{"a\xE3\x81\x82bcd", linereader.Options{Limit: 2}, []linereader.Seen{doc("a\xE3"), doc("\x81\x82"), doc("bc"), doc("d")}},
+	{"a\xE3\x81bcd", linereader.Options{Limit: 2, UTF8: true}, []linereader.Seen{doc("a\xE3\x81b"), doc("cd")}},
+	{"a\xFFbc", linereader.Options{Limit: 2, UTF8: true}, []linereader.Seen{doc("a\xFF"), doc("bc")}},
+	{"a\xE3\n", linereader.Options{Limit: 2, UTF8: true}, []linereader.Seen{{Rec: "a\xE3\n", LineNo: 1, Off: -1}}},
+	{"a\xE3\n", linereader.Options{Limit: 2, UTF8: true, Chomp: true}, []linereader.Seen{{Rec: "a\xE3", LineNo: 1, Off: -1}}},
+	{"abc", linereader.Options{Limit: 3}, []linereader.Seen{{Rec: "abc", LineNo: 0, Off: -1}}},
+	{"abc", linereader.Options{Limit: 4}, []linereader.Seen{{Rec: "abc", LineNo: 1, Off: -1}}},
+	// The deliberate differences' examples: ours.
+	{"ab\xFFcd\ne", linereader.Options{Whole: true, Limit: 2}, []linereader.Seen{doc("ab"), doc("\xFFc"), doc("d\n"), doc("e")}},
+	{"\n", linereader.Options{Sep: []byte("\r\n"), Limit: 1}, []linereader.Seen{{Rec: "\n", LineNo: 0, Off: -1}}},
+	{"\xE3\x81\x82\xE3\x81\x82\n\xE3\x81\x82", linereader.Options{Paragraph: true, Limit: 7, UTF8: true}, []linereader.Seen{doc("\xE3\x81\x82\xE3\x81\x82\n"), doc("\xE3\x81\x82")}},
+	{"a\r\x81b\xE3", linereader.Options{Limit: 1, UTF8: true}, []linereader.Seen{doc("a"), doc("\r"), doc("\x81"), doc("b"), {Rec: "\xE3", LineNo: 0, Off: -1}}},
+}
+
+func doc(data string) linereader.Seen { return linereader.Seen{Rec: data, LineNo: -1, Off: -1} }
+
+func sepOf(s string) linereader.Options { return linereader.Options{Sep: []byte(s)} }
+
 func TestSemanticsDocExamples(t *testing.T) {
-	type rec struct {
-		data   string
-		lineNo int64 // -1: the document does not say
-		offset int64 // -1: the document does not say
-	}
-	r := func(data string) rec { return rec{data, -1, -1} }
-	sepOf := func(s string) linereader.Options { return linereader.Options{Sep: []byte(s)} }
-	for _, tc := range []struct {
-		in   string
-		opt  linereader.Options
-		want []rec
-	}{
-		{"a\nb", linereader.Options{}, []rec{r("a\n"), r("b")}},
-		{"", linereader.Options{}, nil},
-		{"\n\n\n", linereader.Options{}, []rec{r("\n"), r("\n"), r("\n")}},
-		{"a<>b<>c", sepOf("<>"), []rec{r("a<>"), r("b<>"), r("c")}},
-		{"aaaaa", sepOf("aa"), []rec{r("aa"), r("aa"), r("a")}},
-		{"ababababa", sepOf("aba"), []rec{r("aba"), r("baba"), r("ba")}},
-		{"\n\none\ntwo\n\n\n\nthree\n", linereader.Options{Paragraph: true}, []rec{{"one\ntwo\n\n", -1, 2}, {"three\n", -1, 13}}},
-		{"a\r\n\r\nb", linereader.Options{Paragraph: true}, []rec{r("a\r\n\r\nb")}},
-		{"\n\n\n", linereader.Options{Paragraph: true}, nil},
-		{"a\nb", linereader.Options{Whole: true}, []rec{r("a\nb")}},
-		{"abcdefg", linereader.Options{Whole: true, Limit: 3}, []rec{r("abc"), r("def"), r("g")}},
-		{"a\r\nb\nc\r", linereader.Options{Chomp: true}, []rec{r("a"), r("b"), r("c\r")}},
-		{"x\r\r\n", linereader.Options{Chomp: true}, []rec{r("x\r")}},
-		{"a\r\nb\n", linereader.Options{Sep: []byte("\r\n"), Chomp: true}, []rec{r("a"), r("b\n")}},
-		{"\n\none\ntwo\n\n\n\nthree\n", linereader.Options{Paragraph: true, Chomp: true}, []rec{r("one\ntwo"), r("three\n")}},
-		{"a\nb\n", linereader.Options{Whole: true, Chomp: true}, []rec{r("a\nb\n")}},
-		{"abcdef\nxy\n", linereader.Options{Limit: 4}, []rec{{"abcd", 0, -1}, {"ef\n", 1, -1}, {"xy\n", 2, -1}}},
-		{"xab", linereader.Options{Sep: []byte("ab"), Limit: 3}, []rec{{"xab", 1, -1}}},
-		{"xxabyyab", linereader.Options{Sep: []byte("ab"), Limit: 3}, []rec{r("xxa"), r("byy"), r("ab")}},
-		{"a\xE3\x81\x82bcd", linereader.Options{Limit: 2, UTF8: true}, []rec{r("a\xE3\x81\x82"), r("bc"), r("d")}},
-		{"a\xE3\x81\x82bcd", linereader.Options{Limit: 2}, []rec{r("a\xE3"), r("\x81\x82"), r("bc"), r("d")}},
-		{"a\xE3\x81bcd", linereader.Options{Limit: 2, UTF8: true}, []rec{r("a\xE3\x81b"), r("cd")}},
-		{"a\xFFbc", linereader.Options{Limit: 2, UTF8: true}, []rec{r("a\xFF"), r("bc")}},
-		{"a\xE3\n", linereader.Options{Limit: 2, UTF8: true}, []rec{{"a\xE3\n", 1, -1}}},
-		{"a\xE3\n", linereader.Options{Limit: 2, UTF8: true, Chomp: true}, []rec{{"a\xE3", 1, -1}}},
-		{"abc", linereader.Options{Limit: 3}, []rec{{"abc", 0, -1}}},
-		{"abc", linereader.Options{Limit: 4}, []rec{{"abc", 1, -1}}},
-		// The deliberate differences' examples: ours.
-		{"ab\xFFcd\ne", linereader.Options{Whole: true, Limit: 2}, []rec{r("ab"), r("\xFFc"), r("d\n"), r("e")}},
-		{"\n", linereader.Options{Sep: []byte("\r\n"), Limit: 1}, []rec{{"\n", 0, -1}}},
-		{"\xE3\x81\x82\xE3\x81\x82\n\xE3\x81\x82", linereader.Options{Paragraph: true, Limit: 7, UTF8: true}, []rec{r("\xE3\x81\x82\xE3\x81\x82\n"), r("\xE3\x81\x82")}},
-		{"a\r\x81b\xE3", linereader.Options{Limit: 1, UTF8: true}, []rec{r("a"), r("\r"), r("\x81"), r("b"), {"\xE3", 0, -1}}},
-	} {
-		rd := linereader.New(strings.NewReader(tc.in), tc.opt)
-		var got []rec
-		for rd.Next() {
-			got = append(got, rec{string(rd.Bytes()), rd.LineNo(), rd.Offset()})
-		}
-		if err := rd.Err(); err != nil {
+	for _, tc := range semanticsDocExamples {
+		got, err := linereader.ReadAll(linereader.New(strings.NewReader(tc.in), tc.opt), "Next")
+		if err != nil {
 			t.Errorf("%q %+v: %v", tc.in, tc.opt, err)
 			continue
 		}
 		ok := len(got) == len(tc.want)
 		for i := 0; ok && i < len(got); i++ {
 			w := tc.want[i]
-			ok = got[i].data == w.data && (w.lineNo < 0 || got[i].lineNo == w.lineNo) && (w.offset < 0 || got[i].offset == w.offset)
+			ok = got[i].Rec == w.Rec && (w.LineNo < 0 || got[i].LineNo == w.LineNo) && (w.Off < 0 || got[i].Off == w.Off)
 		}
 		if !ok {
 			t.Errorf("%q %+v: got %+v, the document says %+v (line number or offset -1: not stated)", tc.in, tc.opt, got, tc.want)

@@ -4,7 +4,6 @@ package linereader_test
 // the Reader docs: lifetimes (borrowed vs owned records), errors, Stats, Reset, Open/Close/Foreach.
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -34,17 +33,17 @@ type semCase struct {
 	offsets []int64 // Offset of each record; nil: not checked by this case
 }
 
-func (tc semCase) check(t *testing.T, got []refRecord) {
+func (tc semCase) check(t *testing.T, got []linereader.Seen) {
 	t.Helper()
 	if !slices.Equal(refStrings(got), tc.want) {
 		t.Fatalf("%q %s: records\n got %q\nwant %q", tc.in, describeOptions(tc.opt), refStrings(got), tc.want)
 	}
 	for i, r := range got {
 		if tc.lineNos != nil && r.LineNo != tc.lineNos[i] {
-			t.Errorf("%q %s: record %d %q: LineNo %d, want %d", tc.in, describeOptions(tc.opt), i, r.Data, r.LineNo, tc.lineNos[i])
+			t.Errorf("%q %s: record %d %q: LineNo %d, want %d", tc.in, describeOptions(tc.opt), i, r.Rec, r.LineNo, tc.lineNos[i])
 		}
-		if tc.offsets != nil && r.Offset != tc.offsets[i] {
-			t.Errorf("%q %s: record %d %q: Offset %d, want %d", tc.in, describeOptions(tc.opt), i, r.Data, r.Offset, tc.offsets[i])
+		if tc.offsets != nil && r.Off != tc.offsets[i] {
+			t.Errorf("%q %s: record %d %q: Offset %d, want %d", tc.in, describeOptions(tc.opt), i, r.Rec, r.Off, tc.offsets[i])
 		}
 	}
 }
@@ -154,19 +153,8 @@ var semanticsCases = []semCase{
 // bufferSizes are the read sizes every table case is run through.
 var bufferSizes = []int{1, 2, 3, 7, 64, 0}
 
-// collect reads every record of r. It gives up after maxRecords records, so that an engine
-// yielding records forever fails the test instead of hanging it.
-func collect(r *linereader.Reader, maxRecords int) ([]refRecord, error) {
-	var recs []refRecord
-	for r.Next() {
-		recs = append(recs, refRecord{Data: bytes.Clone(r.Bytes()), LineNo: r.LineNo(), Offset: r.Offset()})
-		if len(recs) > maxRecords {
-			return recs, fmt.Errorf("runaway: more than %d records", maxRecords)
-		}
-	}
-	return recs, r.Err()
-}
-
+// runawayCap is how many records the tests read of in (linereader.ReadAtMost) before
+// they take the engine for one yielding records forever.
 func runawayCap(in []byte) int { return 2*len(in) + 16 }
 
 func TestSemantics(t *testing.T) {
@@ -177,7 +165,7 @@ func TestSemantics(t *testing.T) {
 				opt := tc.opt
 				opt.BufferSize = bs
 				r := linereader.New(strings.NewReader(tc.in), opt)
-				got, err := collect(r, runawayCap([]byte(tc.in)))
+				got, err := linereader.ReadAtMost(r, "Next", runawayCap([]byte(tc.in)))
 				require.NoError(t, err, "BufferSize %d", bs)
 				tc.check(t, got)
 				// Line numbers and offsets of every record, also where the case does not list them.
@@ -212,7 +200,7 @@ func TestRecordExactlyBufferSize(t *testing.T) {
 			strings.Repeat("z", size),                      // unterminated, exactly the buffer
 		} {
 			r := linereader.New(strings.NewReader(in), linereader.Options{BufferSize: size})
-			got, err := collect(r, runawayCap([]byte(in)))
+			got, err := linereader.ReadAtMost(r, "Next", runawayCap([]byte(in)))
 			require.NoError(t, err)
 			assert.Equal(t, refSplit([]byte(in), linereader.Options{}), got, "BufferSize %d input %q", size, in)
 		}
@@ -238,7 +226,7 @@ func TestCRAtEndOfReadLFAtStartOfNext(t *testing.T) {
 	for _, bs := range bufferSizes {
 		r := linereader.New(&chunkReader{chunks: []string{"one\r", "\ntwo\r", "\n\r", "\n"}},
 			linereader.Options{Chomp: true, BufferSize: bs})
-		got, err := collect(r, 100)
+		got, err := linereader.ReadAtMost(r, "Next", 100)
 		require.NoError(t, err)
 		assert.Equal(t, []string{"one", "two", ""}, refStrings(got), "BufferSize %d", bs)
 	}
@@ -253,7 +241,7 @@ func TestMultiByteSepSplitAcrossReads(t *testing.T) {
 		for _, bs := range bufferSizes {
 			opt.BufferSize = bs
 			r := linereader.New(&chunkReader{chunks: []string{in[:cut], in[cut:]}}, opt)
-			got, err := collect(r, 100)
+			got, err := linereader.ReadAtMost(r, "Next", 100)
 			require.NoError(t, err)
 			assert.Equal(t, want, got, "split after %d bytes, BufferSize %d", cut, bs)
 		}
@@ -311,7 +299,7 @@ func TestMaxRecordTooLong(t *testing.T) {
 				opt := tc.opt
 				opt.BufferSize = bs
 				r := linereader.New(strings.NewReader(tc.in), opt)
-				got, err := collect(r, 100)
+				got, err := linereader.ReadAtMost(r, "Next", 100)
 				assert.Equal(t, tc.want, refStrings(got), "BufferSize %d", bs)
 				if tc.wantErr == nil {
 					assert.NoError(t, err)
@@ -345,7 +333,7 @@ func TestErrNeverEOF(t *testing.T) {
 
 func TestReadErrorIsSticky(t *testing.T) {
 	r := linereader.New(io.MultiReader(strings.NewReader("a\nb"), iotest.ErrReader(errBoom)), linereader.Options{})
-	got, err := collect(r, 10)
+	got, err := linereader.ReadAtMost(r, "Next", 10)
 	assert.Equal(t, []string{"a\n", "b"}, refStrings(got))
 	assert.ErrorIs(t, err, errBoom)
 	assert.False(t, r.Next())
@@ -488,7 +476,7 @@ func TestStats(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := linereader.New(strings.NewReader(tc.in), tc.opt)
-			_, err := collect(r, 100)
+			_, err := linereader.ReadAtMost(r, "Next", 100)
 			require.NoError(t, err)
 			st := r.Stats()
 			assert.Equal(t, tc.records, st.Records, "Records")
@@ -506,18 +494,18 @@ func TestResetStartsOver(t *testing.T) {
 	require.Equal(t, "second\n", r.Text())
 
 	r.Reset(strings.NewReader("x\nyz"))
-	got, err := collect(r, 10)
+	got, err := linereader.ReadAtMost(r, "Next", 10)
 	require.NoError(t, err)
-	assert.Equal(t, []refRecord{{[]byte("x\n"), 1, 0}, {[]byte("yz"), 2, 2}}, got)
+	assert.Equal(t, []linereader.Seen{seen("x\n", 1, 0), seen("yz", 2, 2)}, got)
 
 	// Reset after an error: the new source is read from the start, the old error forgotten.
 	r.Reset(io.MultiReader(strings.NewReader("q"), iotest.ErrReader(errBoom)))
-	_, err = collect(r, 10)
+	_, err = linereader.ReadAtMost(r, "Next", 10)
 	require.ErrorIs(t, err, errBoom)
 	r.Reset(strings.NewReader("again\n"))
-	got, err = collect(r, 10)
+	got, err = linereader.ReadAtMost(r, "Next", 10)
 	require.NoError(t, err)
-	assert.Equal(t, []refRecord{{[]byte("again\n"), 1, 0}}, got)
+	assert.Equal(t, []linereader.Seen{seen("again\n", 1, 0)}, got)
 }
 
 func writeTemp(t *testing.T, content string) string {
@@ -531,7 +519,7 @@ func TestOpenReadClose(t *testing.T) {
 	name := writeTemp(t, "one\ntwo\r\nthree")
 	r, err := linereader.Open(name, linereader.Options{Chomp: true})
 	require.NoError(t, err)
-	got, err := collect(r, 10)
+	got, err := linereader.ReadAtMost(r, "Next", 10)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"one", "two", "three"}, refStrings(got))
 	assert.NoError(t, r.Close())
@@ -651,9 +639,9 @@ func ExampleOptions_paragraphOffsets() {
 	// 21: "second\n"
 }
 
-// Lines, Views and Batches over a regular file (where the engine may read ahead) yield what
-// the reference yields, with LineNo and Offset right inside the loop body, and owned records
-// that later reads do not change.
+// Lines, Views and Batches over a regular file yield what the reference yields, with
+// LineNo and Offset right inside the loop body, and owned records that later reads do
+// not change.
 func TestIteratorsOverFile(t *testing.T) {
 	var sb strings.Builder
 	for i := range 20000 {
@@ -666,34 +654,14 @@ func TestIteratorsOverFile(t *testing.T) {
 		{Limit: 5, UTF8: true, BufferSize: 3}, {Whole: true, Limit: 1000},
 	} {
 		want := refSplit([]byte(content), opt)
-		iterators := map[string]func(r *linereader.Reader) []refRecord{
-			"Lines": func(r *linereader.Reader) (got []refRecord) {
-				for l := range r.Lines() {
-					got = append(got, refRecord{l, r.LineNo(), r.Offset()})
-				}
-				return got
-			},
-			"Views": func(r *linereader.Reader) (got []refRecord) {
-				for v := range r.Views() {
-					got = append(got, refRecord{bytes.Clone(v), r.LineNo(), r.Offset()})
-				}
-				return got
-			},
-			"Batches": func(r *linereader.Reader) (got []refRecord) {
-				for b := range r.Batches() {
-					for _, l := range b {
-						got = append(got, refRecord{Data: l})
-					}
-				}
-				return got
-			},
-		}
-		for iname, iterate := range iterators {
+		// ReadAll also checks that the records of Lines and Batches are unchanged by the
+		// reads after them.
+		for _, iname := range []string{"Lines", "Views", "Batches"} {
 			t.Run(describeOptions(opt)+"/"+iname, func(t *testing.T) {
 				r, err := linereader.Open(name, opt)
 				require.NoError(t, err)
 				defer r.Close()
-				got := iterate(r)
+				got, _ := linereader.ReadAll(r, iname)
 				require.NoError(t, r.Err())
 				if iname == "Batches" {
 					require.Equal(t, refStrings(want), refStrings(got))
