@@ -92,7 +92,7 @@ func (e *engine) cutBatch(avg *int) [][]byte {
 	return recs
 }
 
-// batchSlow makes a batch record by record, for the options next's short path does not
+// batchSlow makes a batch record by record, for the options the short path does not
 // take and for records longer than a batch. A record longer than batchBytes is a batch of
 // its own, in a block of its own size.
 func (e *engine) batchSlow(avg int) [][]byte {

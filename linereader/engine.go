@@ -13,9 +13,10 @@ import (
 // goroutine that iterates touches it: no iterator starts another.
 //
 // The data path, which every iterator goes through:
-//   - next finds the end of the next record when it is already buffered and nothing but
-//     a one-byte separator can end it (the short path); advance does everything else:
-//     Limit, MaxRecord, Chomp of longer separators, paragraphs, sections, pieces, reads;
+//   - shortEnd and take find and take the next record when it is already buffered and
+//     nothing but a one-byte separator can end it (the short path, inlined into next
+//     and into the loop of Lines and Views); advance does everything else: Limit,
+//     MaxRecord, Chomp of longer separators, paragraphs, sections, pieces, reads;
 //   - emit applies Chomp and makes a record the last one;
 //   - fill (and fillRecord) is the only caller of the source's Read, and makeRoom
 //     (buffer.go) the only place the buffer is compacted, grown, given back or gathered
@@ -23,8 +24,8 @@ import (
 //   - run takes all the complete records buffered at once, for Runs; cutBatch (batch.go)
 //     does the same for Batches, cutting them apart in the batch's own block.
 //
-// Separators are searched in next, in config.find, config.findLast and config.count,
-// and in cutBatch: nowhere else. Records are copied out by clone (reader.go), by the
+// Separators are searched in shortEnd, config.find, config.findLast, config.count and
+// cutBatch: nowhere else. Records are copied out by clone (reader.go), by the
 // batch paths (batch.go) and by gatherEnd (buffer.go), which assembles a record that
 // outgrew the largest buffer.
 type engine struct {
@@ -39,7 +40,7 @@ type engine struct {
 	//   - When start <= scan <= len(data), data[start:scan] has been searched and holds no
 	//     separator that ends the record in progress, so a search resumes at scan (for a
 	//     multi-byte separator scan stays len(sep)-1 bytes back, since one may straddle
-	//     two reads). scan < start means nothing after start has been searched: next's
+	//     two reads). scan < start means nothing after start has been searched: the
 	//     short path does not keep scan.
 	//   - base is the input offset of data[0]; origin is the offset reading began at, so
 	//     that Stats.Bytes is end() - origin.
@@ -75,7 +76,7 @@ type engine struct {
 	before int
 	blocks [][]byte
 
-	// fast: next may take its short path: a one-byte separator, no Limit or MaxRecord,
+	// fast: the short path applies: a one-byte separator, no Limit or MaxRecord,
 	// not a section, no record in pieces or held apart in big, not ended. One flag, so
 	// that the short path tests one byte.
 	fast bool
@@ -170,24 +171,36 @@ func (e *engine) line() []byte {
 	return clone(e.data[e.lo:e.hi])
 }
 
-// next advances to the next record, taking the short path when it can: the record's
-// one-byte separator is already buffered. It is small enough to be inlined into the
-// iterators' loops; everything else is advance's.
+// next advances to the next record: by the short path when it can (see shortEnd), by
+// advance otherwise.
 func (e *engine) next() bool {
 	if e.fast {
-		if i := bytes.IndexByte(e.data[e.start:], e.cfg.sepByte); i >= 0 {
-			lo, end := e.start, e.start+i+1
-			hi := e.cfg.byteEnd(e.data, lo, end)
-			e.lo, e.hi, e.start = lo, hi, end
-			e.lineNo++
-			if hi-lo > e.longest { // a branch, not max: the store is rare
-				e.longest = hi - lo
-			}
+		if i := e.shortEnd(); i >= 0 {
+			e.take(i)
 			return true
 		}
 		e.scan = len(e.data) // searched: advance resumes there
 	}
 	return e.advance(false)
+}
+
+// shortEnd is the short path's search: the index in data[start:] of the separator that
+// ends the next record, or -1. With fast set, a one-byte separator already buffered is
+// all there is to a record. It and take are small enough to be inlined into the plain
+// loops of Lines and Views (records.go), which the compiler then inlines, whole, into
+// the caller's loop.
+func (e *engine) shortEnd() int { return bytes.IndexByte(e.data[e.start:], e.cfg.sepByte) }
+
+// take makes the record that ends with the separator at data[start+i] the last one.
+func (e *engine) take(i int) {
+	lo := e.start
+	e.start += i + 1
+	hi := e.cfg.byteEnd(e.data, lo, e.start)
+	e.lo, e.hi = lo, hi
+	e.lineNo++
+	if hi-lo > e.longest { // a branch, not max: the store is rare
+		e.longest = hi - lo
+	}
 }
 
 // advance moves to the next record. It returns false at the end of the input or on an

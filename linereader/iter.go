@@ -9,26 +9,44 @@ import (
 // an exact-size allocation owned by the caller, sharing memory with nothing (keeping one
 // keeps only that record). This is the safe default. It runs on the caller's goroutine
 // alone, as every iterator does. Check Err after the loop.
-func (r *Reader) Lines() iter.Seq[[]byte] {
-	return func(yield func([]byte) bool) {
-		e := &r.e
-		for e.next() {
-			if !yield(e.line()) {
-				return
-			}
-		}
-	}
-}
+func (r *Reader) Lines() iter.Seq[[]byte] { return r.records(true) }
 
 // Views returns an iterator over the remaining records, borrowed from the reader's
 // buffer without copying: each record is valid only until the loop body returns, and
 // must be copied to be kept. This is the fastest way to look at records. Check Err after
 // the loop.
-func (r *Reader) Views() iter.Seq[[]byte] {
+func (r *Reader) Views() iter.Seq[[]byte] { return r.records(false) }
+
+// records is the plain loop of Lines (owned) and Views: the short path inline, so that
+// the compiler inlines the whole loop into the caller's, loop body included, with no
+// call per record but the search's; advance for the rest.
+func (r *Reader) records(owned bool) iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
 		e := &r.e
-		for e.next() {
-			if !yield(e.view()) {
+		for {
+			var rec []byte
+			if i := -1; e.fast {
+				if i = e.shortEnd(); i >= 0 {
+					e.take(i)
+					if owned {
+						rec = clone(e.data[e.lo:e.hi])
+					} else {
+						rec = e.data[e.lo:e.hi:e.hi]
+					}
+				} else {
+					e.scan = len(e.data) // searched: advance resumes there
+				}
+			}
+			if rec == nil {
+				if !e.advance(false) {
+					return
+				}
+				rec = e.view()
+				if owned {
+					rec = e.line()
+				}
+			}
+			if !yield(rec) {
 				return
 			}
 		}

@@ -114,7 +114,7 @@ type config struct {
 	sepByte  byte   // sep[0] in modeByte
 	crlf     bool   // default separator: Chomp also removes a "\r" just before the "\n"
 	readSize int    // most bytes asked of the source per read
-	simple   bool   // modeByte without Limit or MaxRecord: next's short path applies
+	simple   bool   // modeByte without Limit or MaxRecord: the short path applies
 	err      error  // invalid options: reported by the first Next
 
 	gatherAt   int // the buffer grows until this capacity; a longer record is gathered in blocks (buffer.go)
