@@ -84,7 +84,7 @@ func run(sizeFlag string, pairs int, rowsFlag, mdPath, rawPath, commit string) e
 	}
 	elapsed := time.Since(start)
 	if rawPath != "" {
-		if err := writeRaw(rawPath, results); err != nil {
+		if err := writeRaw(rawPath, results, files); err != nil {
 			return err
 		}
 	}
@@ -131,13 +131,17 @@ func spreadText(s benchmarks.Spread) string {
 	return fmt.Sprintf("%.2f× [%.2f–%.2f]", s.Median, s.Q1, s.Q3)
 }
 
-func writeRaw(path string, results []measured) error {
+// writeRaw writes every timed run, one per line: the row (shape, contender A, yardstick
+// B), the pair's number, which contender ran, the bytes of the file it read, and its
+// wall and CPU time in nanoseconds.
+func writeRaw(path string, results []measured, files map[string]*benchmarks.File) error {
 	var b strings.Builder
-	b.WriteString("shape\ta\tb\tpair\tcontender\twall_ns\tcpu_ns\n")
+	b.WriteString("shape\ta\tb\tpair\tcontender\tbytes\twall_ns\tcpu_ns\n")
 	for _, m := range results {
+		size := files[m.row.Shape].Size
 		for i := range m.a {
 			for _, r := range []benchmarks.Run{m.a[i], m.b[i]} {
-				fmt.Fprintf(&b, "%s\t%s\t%s\t%d\t%s\t%d\t%d\n", m.row.Shape, m.row.A, m.row.B, i, r.Contender, r.Wall, r.CPU)
+				fmt.Fprintf(&b, "%s\t%s\t%s\t%d\t%s\t%d\t%d\t%d\n", m.row.Shape, m.row.A, m.row.B, i, r.Contender, size, r.Wall, r.CPU)
 			}
 		}
 	}
