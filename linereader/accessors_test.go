@@ -85,7 +85,7 @@ func TestAccessorsAfterBreak(t *testing.T) {
 		require.True(t, r.Next(), what)
 		require.Equal(t, want[2], linereader.Current(r), what)
 		rest, _ := linereader.ReadAll(r, "Lines")
-		require.Equal(t, []string{"four", "five"}, refStrings(rest), what)
+		require.Equal(t, []string{"four", "five"}, linereader.Texts(rest), what)
 		require.Equal(t, want[4].LineNo, r.LineNo(), what)
 	}
 }

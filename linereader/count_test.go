@@ -33,7 +33,7 @@ func TestCountAtMatchesCountAndNextLoop(t *testing.T) {
 	withCountPolicy(t, countPolicy{minFile: 1000, minSection: 100, readSize: 13})
 	dir := t.TempDir()
 	for _, size := range []int{0, 1, 2, 3, 99, 999, 1000, 1001, 4096, 12_345} {
-		in := sectionInput(rng, size)
+		in := RandomOver(rng, sectionAlphabet, size)
 		name := filepath.Join(dir, fmt.Sprintf("f%d", size))
 		require.NoError(t, os.WriteFile(name, in, 0o644))
 		f, err := os.Open(name)
@@ -64,7 +64,7 @@ func TestCountAtMatchesCountAndNextLoop(t *testing.T) {
 func TestCountAtCountsOnlyThePrefix(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 2))
 	withCountPolicy(t, countPolicy{minFile: 20, minSection: 7, readSize: 5})
-	in := sectionInput(rng, 300)
+	in := RandomOver(rng, sectionAlphabet, 300)
 	for _, opt := range countOptions {
 		for size := 0; size <= len(in); size++ {
 			want := sequentialCount(t, in[:size], opt)

@@ -10,8 +10,8 @@ import (
 )
 
 // The test helpers of the package, in one place. Tests in package linereader_test reach
-// the exported ones (Seen, Current, Iterators, ReadAll, ReadAtMost, ReadSteps, Joined,
-// RandomInput, RandomOver) like export_test.go hooks.
+// the exported ones (Seen, Current, Iterators, ReadAll, ReadAtMost, ReadSteps, Texts,
+// Joined, RandomInput, RandomOver) like export_test.go hooks.
 
 // Seen is one record as a test sees it: its bytes, LineNo after it, Offset (where it
 // starts), and Partial. A record from the middle of a batch has LineNo and Offset
@@ -145,6 +145,18 @@ func checkYielded(how string, rec []byte) {
 	case how == "Batches" && len(rec) != cap(rec):
 		panic("Batches record not capacity-capped: " + string(rec))
 	}
+}
+
+// Texts returns the records' bytes as strings, for readable comparisons; no records, nil.
+func Texts(s []Seen) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = x.Rec
+	}
+	return out
 }
 
 // Joined returns the records of s with the pieces of each record (Partial) joined: the

@@ -95,13 +95,13 @@ func TestReadPatternsSampleDefault(t *testing.T) {
 	// Written out by hand, so that this test does not depend on the reference splitter.
 	want := []string{"one\n", "two\r\n", "three\r\r\n", "\n", "\n", "four\xE3\x81\x82five\n", "\n", "\n", "\n",
 		"six ab aba ababa\n", "\xF0\x9F\x98\x80\xFF\n", "last"}
-	require.Equal(t, want, refStrings(refSplit([]byte(sampleText), linereader.Options{})))
+	require.Equal(t, want, linereader.Texts(refSplit([]byte(sampleText), linereader.Options{})))
 	for _, p := range readPatterns {
 		for _, bs := range bufferSizes {
 			r := linereader.New(p.wrap(sampleText, uint64(bs)), linereader.Options{BufferSize: bs})
 			got, err := linereader.ReadAtMost(r, "Next", 1000)
 			require.NoError(t, err, "%s BufferSize %d", p.name, bs)
-			assert.Equal(t, want, refStrings(got), "%s BufferSize %d", p.name, bs)
+			assert.Equal(t, want, linereader.Texts(got), "%s BufferSize %d", p.name, bs)
 		}
 	}
 }
@@ -178,7 +178,7 @@ func TestReadErrorMidRecord(t *testing.T) {
 					opt.BufferSize = bs
 					r := linereader.New(src(tc.data), opt)
 					got, err := linereader.ReadAtMost(r, "Next", 100)
-					assert.Equal(t, tc.want, refStrings(got), "records before the error")
+					assert.Equal(t, tc.want, linereader.Texts(got), "records before the error")
 					assert.ErrorIs(t, err, errBoom)
 				})
 			}
@@ -226,7 +226,7 @@ func TestEndlessEmptyReadsErrNoProgress(t *testing.T) {
 		}()
 		select {
 		case res := <-done:
-			assert.Equal(t, []string{"ab\n", "c"}, refStrings(res.recs), "BufferSize %d", bs)
+			assert.Equal(t, []string{"ab\n", "c"}, linereader.Texts(res.recs), "BufferSize %d", bs)
 			assert.ErrorIs(t, res.err, io.ErrNoProgress, "BufferSize %d", bs)
 		case <-time.After(60 * time.Second):
 			t.Fatalf("BufferSize %d: Next still looping on a source that returns 0, nil forever", bs)

@@ -139,18 +139,6 @@ func refChomp(rec, sep []byte, opt linereader.Options) []byte {
 	return rec[:len(rec)-len(sep)]
 }
 
-// refStrings returns the records' bytes as strings, for readable comparisons.
-func refStrings(recs []linereader.Seen) []string {
-	if len(recs) == 0 {
-		return nil
-	}
-	out := make([]string, len(recs))
-	for i, r := range recs {
-		out[i] = r.Rec
-	}
-	return out
-}
-
 // refMaxRecord is the Stats.MaxRecord the engine should report after reading recs.
 func refMaxRecord(recs []linereader.Seen) int {
 	m := 0

@@ -30,24 +30,9 @@ import (
 // splittableSeps are the separators the property tests draw from; none can overlap itself.
 var splittableSeps = []string{"\n", "\r\n", "ab", "abc", "x", "\x00"}
 
-// sectionRecord is one record as a reader reported it.
-type sectionRecord struct {
-	Text   string
-	Offset int64
-	LineNo int64
-}
-
-func collect(r *Reader) ([]sectionRecord, error) {
-	var recs []sectionRecord
-	for r.Next() {
-		recs = append(recs, sectionRecord{r.Text(), r.Offset(), r.LineNo()})
-	}
-	return recs, r.Err()
-}
-
 // sequentialRecords is the reference: one plain read of the whole input.
-func sequentialRecords(in []byte, opt Options) []sectionRecord {
-	recs, err := collect(New(bytes.NewReader(in), opt))
+func sequentialRecords(in []byte, opt Options) []Seen {
+	recs, _, err := plainRecords(in, opt, bytesSource)
 	if err != nil {
 		panic(err)
 	}
@@ -57,10 +42,10 @@ func sequentialRecords(in []byte, opt Options) []sectionRecord {
 // readSections reads src in the sections [cuts[i], cuts[i+1]) and returns their records
 // in order, each section's LineNo as reported (counting from 0 in the section), and
 // first[i], the index in the result of section i's first record.
-func readSections(src io.ReaderAt, cuts []int64, opt Options) (recs []sectionRecord, first []int, err error) {
+func readSections(src io.ReaderAt, cuts []int64, opt Options) (recs []Seen, first []int, err error) {
 	for i := 0; i+1 < len(cuts); i++ {
 		first = append(first, len(recs))
-		got, err := collect(NewSection(src, cuts[i], cuts[i+1], opt))
+		got, err := ReadAll(NewSection(src, cuts[i], cuts[i+1], opt), "Next")
 		if err != nil {
 			return nil, nil, fmt.Errorf("section [%d, %d): %w", cuts[i], cuts[i+1], err)
 		}
@@ -121,13 +106,9 @@ func everyTwoWaySplit(t *testing.T, in string, sep string) {
 
 func sectionTexts(t *testing.T, in string, start, end int64, opt Options) []string {
 	t.Helper()
-	r := NewSection(strings.NewReader(in), start, end, opt)
-	var texts []string
-	for r.Next() {
-		texts = append(texts, r.Text())
-	}
-	require.NoError(t, r.Err())
-	return texts
+	recs, err := ReadAll(NewSection(strings.NewReader(in), start, end, opt), "Next")
+	require.NoError(t, err)
+	return Texts(recs)
 }
 
 // The sample text of the CRLF tests: offsets 3-4, 8-9 and 15-16 hold "\r\n".
@@ -186,8 +167,8 @@ func TestSectionCutInsideThreeByteSepDuplicatesNoRecord_MAPREDUCE6549(t *testing
 				require.NoError(t, err)
 				seen := map[int64]bool{}
 				for _, r := range recs {
-					assert.False(t, seen[r.Offset], "cuts %d, %d, buffer %d: record at %d read twice", c1, c2, bufSize, r.Offset)
-					seen[r.Offset] = true
+					assert.False(t, seen[r.Off], "cuts %d, %d, buffer %d: record at %d read twice", c1, c2, bufSize, r.Off)
+					seen[r.Off] = true
 				}
 				assert.Len(t, recs, 4, "cuts %d, %d, buffer %d", c1, c2, bufSize)
 			}
@@ -313,20 +294,12 @@ func TestSectionBoundsOutOfOrder(t *testing.T) {
 func TestSectionReadErrorIsReported(t *testing.T) {
 	boom := errors.New("boom")
 	src := failingReaderAt{data: []byte("a\nb\nc\nd\n"), failAt: 5, err: boom}
-	r := NewSection(src, 2, 4, Options{BufferSize: 1})
-	var texts []string
-	for r.Next() {
-		texts = append(texts, r.Text())
-	}
-	assert.Equal(t, []string{"b\n"}, texts)
-	assert.NoError(t, r.Err(), "the section ended before the failing byte")
-	r = NewSection(src, 2, 6, Options{BufferSize: 1})
-	texts = nil
-	for r.Next() {
-		texts = append(texts, r.Text())
-	}
-	assert.Equal(t, []string{"b\n", "c"}, texts, "every byte read before the error is yielded")
-	assert.ErrorIs(t, r.Err(), boom)
+	recs, err := ReadAll(NewSection(src, 2, 4, Options{BufferSize: 1}), "Next")
+	assert.Equal(t, []string{"b\n"}, Texts(recs))
+	assert.NoError(t, err, "the section ended before the failing byte")
+	recs, err = ReadAll(NewSection(src, 2, 6, Options{BufferSize: 1}), "Next")
+	assert.Equal(t, []string{"b\n", "c"}, Texts(recs), "every byte read before the error is yielded")
+	assert.ErrorIs(t, err, boom)
 }
 
 // failingReaderAt serves data but fails any read reaching failAt.
@@ -350,30 +323,16 @@ func (f failingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 func TestSectionIteratorsMatchNext(t *testing.T) {
 	in := "a\nbb\nccc\ndddd\n"
 	want := sectionTexts(t, in, 3, 10, Options{})
-	var lines, batched []string
-	for l := range NewSection(strings.NewReader(in), 3, 10, Options{}).Lines() {
-		lines = append(lines, string(l))
-	}
-	for b := range NewSection(strings.NewReader(in), 3, 10, Options{}).Batches() {
-		for _, l := range b {
-			batched = append(batched, string(l))
-		}
-	}
+	lines, _ := ReadAll(NewSection(strings.NewReader(in), 3, 10, Options{}), "Lines")
+	batched, _ := ReadAll(NewSection(strings.NewReader(in), 3, 10, Options{}), "Batches")
 	assert.Equal(t, []string{"ccc\n", "dddd\n"}, want)
-	assert.Equal(t, want, lines)
-	assert.Equal(t, want, batched)
+	assert.Equal(t, want, Texts(lines))
+	assert.Equal(t, want, Texts(batched))
 }
 
-// sectionInput draws n bytes from the separators' own bytes and a few others, so that
-// separators, near-separators and runs of them are common.
-func sectionInput(rng *rand.Rand, n int) []byte {
-	const alphabet = "ab\r\nxc\x00"
-	in := make([]byte, n)
-	for i := range in {
-		in[i] = alphabet[rng.IntN(len(alphabet))]
-	}
-	return in
-}
+// sectionAlphabet is the separators' own bytes and a few others, so that separators,
+// near-separators and runs of them are common in the tests' random inputs (RandomOver).
+const sectionAlphabet = "ab\r\nxc\x00"
 
 // randomCuts returns a partition of [0, size): 0, size and up to 6 cuts between them,
 // duplicates (empty sections) included, with some cuts put inside a separator.
@@ -411,7 +370,7 @@ func TestSectionPartitionsMatchSequentialRead(t *testing.T) {
 		rounds = 400
 	}
 	for range rounds {
-		in := sectionInput(rng, rng.IntN(200))
+		in := RandomOver(rng, sectionAlphabet, rng.IntN(200))
 		sep := splittableSeps[rng.IntN(len(splittableSeps))]
 		opt := Options{Sep: []byte(sep), Chomp: rng.IntN(2) == 0}
 		if rng.IntN(3) != 0 {
@@ -425,7 +384,7 @@ func TestSectionPartitionsMatchSequentialRead(t *testing.T) {
 
 func TestSectionOverFileMatchesSequentialRead(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	in := sectionInput(rng, 100_000)
+	in := RandomOver(rng, sectionAlphabet, 100_000)
 	name := filepath.Join(t.TempDir(), "in")
 	require.NoError(t, os.WriteFile(name, in, 0o644))
 	f, err := os.Open(name)
@@ -443,7 +402,7 @@ func TestSectionOverFileMatchesSequentialRead(t *testing.T) {
 		want := sequentialRecords(in, opt)
 		require.Equal(t, len(want), len(got), "sep %q", sep)
 		for i := range want {
-			if got[i].Text != want[i].Text || got[i].Offset != want[i].Offset {
+			if got[i].Rec != want[i].Rec || got[i].Off != want[i].Off {
 				t.Fatalf("sep %q record %d: got %#v, want %#v", sep, i, got[i], want[i])
 			}
 		}
@@ -479,7 +438,7 @@ func TestCountMatchesSequentialRead(t *testing.T) {
 				{}, {Sep: []byte("\r\n")}, {Sep: []byte("abc")}, {Sep: []byte("x")}, {Sep: []byte("\x00")},
 				{Paragraph: true}, {Limit: 5}, {Sep: []byte("aa")}, {MaxRecord: 1 << 20},
 			} {
-				in := sectionInput(rng, size)
+				in := RandomOver(rng, sectionAlphabet, size)
 				for _, lastSep := range []bool{false, true} {
 					if sep := newConfig(opt).sep; lastSep && sep != nil {
 						in = append(bytes.TrimSuffix(in, sep), sep...)
@@ -507,7 +466,7 @@ func TestCountParallelMatchesSequentialReadAtEveryCut(t *testing.T) {
 	for _, sep := range splittableSeps {
 		cfg := newConfig(Options{Sep: []byte(sep)})
 		for range 20 {
-			in := sectionInput(rng, rng.IntN(120))
+			in := RandomOver(rng, sectionAlphabet, rng.IntN(120))
 			want := sequentialCount(t, in, Options{Sep: []byte(sep)})
 			for section := int64(1); section <= 13; section++ {
 				for _, workers := range []int{1, 2, 5} {
@@ -528,7 +487,7 @@ func TestCountStreamWithShortReadsMatchesSequentialRead(t *testing.T) {
 		opt := Options{Sep: []byte(sep), BufferSize: 1}
 		cfg := newConfig(opt)
 		for range 50 {
-			in := sectionInput(rng, rng.IntN(100))
+			in := RandomOver(rng, sectionAlphabet, rng.IntN(100))
 			want := sequentialCount(t, in, opt)
 			for _, src := range []io.Reader{
 				iotest.OneByteReader(bytes.NewReader(in)),
@@ -550,7 +509,7 @@ func TestCountJustOverDefaultThreshold(t *testing.T) {
 		t.Skip("writes a 4 MiB file")
 	}
 	rng := rand.New(rand.NewPCG(9, 10))
-	in := sectionInput(rng, int(parallelCount.minFile)+1)
+	in := RandomOver(rng, sectionAlphabet, int(parallelCount.minFile)+1)
 	name := filepath.Join(t.TempDir(), "f")
 	require.NoError(t, os.WriteFile(name, in, 0o644))
 	for _, opt := range []Options{{}, {Sep: []byte("\r\n")}, {Sep: []byte("abc")}} {

@@ -35,8 +35,8 @@ type semCase struct {
 
 func (tc semCase) check(t *testing.T, got []linereader.Seen) {
 	t.Helper()
-	if !slices.Equal(refStrings(got), tc.want) {
-		t.Fatalf("%q %s: records\n got %q\nwant %q", tc.in, describeOptions(tc.opt), refStrings(got), tc.want)
+	if !slices.Equal(linereader.Texts(got), tc.want) {
+		t.Fatalf("%q %s: records\n got %q\nwant %q", tc.in, describeOptions(tc.opt), linereader.Texts(got), tc.want)
 	}
 	for i, r := range got {
 		if tc.lineNos != nil && r.LineNo != tc.lineNos[i] {
@@ -228,7 +228,7 @@ func TestCRAtEndOfReadLFAtStartOfNext(t *testing.T) {
 			linereader.Options{Chomp: true, BufferSize: bs})
 		got, err := linereader.ReadAtMost(r, "Next", 100)
 		require.NoError(t, err)
-		assert.Equal(t, []string{"one", "two", ""}, refStrings(got), "BufferSize %d", bs)
+		assert.Equal(t, []string{"one", "two", ""}, linereader.Texts(got), "BufferSize %d", bs)
 	}
 }
 
@@ -236,7 +236,7 @@ func TestMultiByteSepSplitAcrossReads(t *testing.T) {
 	in := "xx<sep>yy<sep><se<sep>"
 	opt := linereader.Options{Sep: sep("<sep>")}
 	want := refSplit([]byte(in), opt)
-	require.Equal(t, []string{"xx<sep>", "yy<sep>", "<se<sep>"}, refStrings(want))
+	require.Equal(t, []string{"xx<sep>", "yy<sep>", "<se<sep>"}, linereader.Texts(want))
 	for cut := 1; cut < len(in); cut++ {
 		for _, bs := range bufferSizes {
 			opt.BufferSize = bs
@@ -300,7 +300,7 @@ func TestMaxRecordTooLong(t *testing.T) {
 				opt.BufferSize = bs
 				r := linereader.New(strings.NewReader(tc.in), opt)
 				got, err := linereader.ReadAtMost(r, "Next", 100)
-				assert.Equal(t, tc.want, refStrings(got), "BufferSize %d", bs)
+				assert.Equal(t, tc.want, linereader.Texts(got), "BufferSize %d", bs)
 				if tc.wantErr == nil {
 					assert.NoError(t, err)
 					continue
@@ -334,7 +334,7 @@ func TestErrNeverEOF(t *testing.T) {
 func TestReadErrorIsSticky(t *testing.T) {
 	r := linereader.New(io.MultiReader(strings.NewReader("a\nb"), iotest.ErrReader(errBoom)), linereader.Options{})
 	got, err := linereader.ReadAtMost(r, "Next", 10)
-	assert.Equal(t, []string{"a\n", "b"}, refStrings(got))
+	assert.Equal(t, []string{"a\n", "b"}, linereader.Texts(got))
 	assert.ErrorIs(t, err, errBoom)
 	assert.False(t, r.Next())
 	assert.ErrorIs(t, r.Err(), errBoom)
@@ -521,7 +521,7 @@ func TestOpenReadClose(t *testing.T) {
 	require.NoError(t, err)
 	got, err := linereader.ReadAtMost(r, "Next", 10)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"one", "two", "three"}, refStrings(got))
+	assert.Equal(t, []string{"one", "two", "three"}, linereader.Texts(got))
 	assert.NoError(t, r.Close())
 	assert.NoError(t, r.Close(), "Close is idempotent")
 }
@@ -664,7 +664,7 @@ func TestIteratorsOverFile(t *testing.T) {
 				got, _ := linereader.ReadAll(r, iname)
 				require.NoError(t, r.Err())
 				if iname == "Batches" {
-					require.Equal(t, refStrings(want), refStrings(got))
+					require.Equal(t, linereader.Texts(want), linereader.Texts(got))
 				} else {
 					require.Equal(t, len(want), len(got))
 					for i := range want {
@@ -691,6 +691,6 @@ func TestForeachMatchesReference(t *testing.T) {
 			got = append(got, line)
 			return nil
 		}))
-		assert.Equal(t, refStrings(refSplit([]byte(content), opt)), toStrings(got), describeOptions(opt))
+		assert.Equal(t, linereader.Texts(refSplit([]byte(content), opt)), toStrings(got), describeOptions(opt))
 	}
 }

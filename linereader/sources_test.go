@@ -51,28 +51,14 @@ func (l *limitedReads) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-type inputRec struct {
-	rec  string
-	off  int64
-	line int64
-}
-
-func collectInputs(r *Reader) []inputRec {
-	var got []inputRec
-	for r.Next() {
-		got = append(got, inputRec{string(r.Bytes()), r.Offset(), r.LineNo()})
-	}
-	return got
-}
-
 // An input's unterminated tail is its last record, offsets start again at each input, line
 // numbers go on across them, and Stats.Bytes counts them all.
 func TestMultiInputEndsEachInputsLastRecord(t *testing.T) {
 	for _, step := range []int{1, 2, 3, 64} {
 		src := &inputs{parts: []string{"a\nbc", "", "d\n\ne", "f\n"}, step: step, end: io.EOF}
 		r := New(src, Options{BufferSize: 4})
-		got := collectInputs(r)
-		want := []inputRec{{"a\n", 0, 1}, {"bc", 2, 2}, {"d\n", 0, 3}, {"\n", 2, 4}, {"e", 3, 5}, {"f\n", 0, 6}}
+		got, _ := ReadAll(r, "Next")
+		want := []Seen{{"a\n", 1, 0, false}, {"bc", 2, 2, false}, {"d\n", 3, 0, false}, {"\n", 4, 2, false}, {"e", 5, 3, false}, {"f\n", 6, 0, false}}
 		if len(got) != len(want) {
 			t.Fatalf("step %d: got %+v, want %+v", step, got, want)
 		}
@@ -96,11 +82,8 @@ func TestStoppedSourceDropsTheUnterminatedTail(t *testing.T) {
 	for _, step := range []int{1, 5, 64} {
 		src := &inputs{parts: []string{"x\n", "ab\ncd\nhalf a rec"}, step: step, end: errStopped}
 		r := New(src, Options{Chomp: true})
-		var recs []string
-		for rec := range r.Lines() {
-			recs = append(recs, string(rec))
-		}
-		if want := []string{"x", "ab", "cd"}; len(recs) != 3 || recs[0] != want[0] || recs[1] != want[1] || recs[2] != want[2] {
+		got, _ := ReadAll(r, "Lines")
+		if recs, want := Texts(got), []string{"x", "ab", "cd"}; len(recs) != 3 || recs[0] != want[0] || recs[1] != want[1] || recs[2] != want[2] {
 			t.Errorf("step %d: records %q, want %q", step, recs, want)
 		}
 		if err := r.Err(); err != nil {
