@@ -307,28 +307,15 @@ func TestFaultFileTruncatedDuringReadAhead(t *testing.T) {
 		require.NoError(t, err)
 		var got bytes.Buffer
 		n := 0
-		step := func(rec []byte) {
-			got.Write(rec)
-			if n++; n == tc.cutAt {
-				require.NoError(t, os.Truncate(name, tc.newLen))
-			}
-		}
-		switch tc.how {
-		case "Lines":
-			for rec := range r.Lines() {
-				step(rec)
-			}
-		case "Batches":
-			for b := range r.Batches() {
-				for _, rec := range b {
-					step(rec)
+		ReadSteps(r, tc.how, func(recs [][]byte) bool {
+			for _, rec := range recs {
+				got.Write(rec)
+				if n++; n == tc.cutAt {
+					require.NoError(t, os.Truncate(name, tc.newLen))
 				}
 			}
-		case "Next":
-			for r.Next() {
-				step(r.Bytes())
-			}
-		}
+			return true
+		})
 		what := fmt.Sprintf("%s, truncated to %d after %d records", tc.how, tc.newLen, tc.cutAt)
 		require.NoError(t, r.Err(), what)
 		require.True(t, bytes.HasPrefix(in, got.Bytes()), "%s: yielded bytes that the file never held", what)

@@ -67,27 +67,10 @@ func TestHostileDevZeroMaxRecord(t *testing.T) {
 		for _, how := range []string{"Next", "Lines", "Batches", "Views"} {
 			r, err := Open("/dev/zero", opt)
 			require.NoError(t, err)
-			n := 0
-			switch how {
-			case "Next":
-				for r.Next() {
-					n++
-				}
-			case "Lines":
-				for range r.Lines() {
-					n++
-				}
-			case "Batches":
-				for range r.Batches() {
-					n++
-				}
-			case "Views":
-				for range r.Views() {
-					n++
-				}
-			}
+			// Reading gives up at the first record: endless records fail the test, not hang it.
+			got, _ := ReadAtMost(r, how, 0)
 			what := fmt.Sprintf("%+v %s", opt, how)
-			require.Zero(t, n, what)
+			require.Zero(t, len(got), what)
 			var tl *TooLongError
 			require.ErrorAs(t, r.Err(), &tl, what)
 			require.Equal(t, TooLongError{Offset: 0, LineNo: 1, Max: maxRec}, *tl, what)
@@ -198,20 +181,12 @@ func TestHostileFIFO(t *testing.T) {
 		default:
 			r, err := Open(name, Options{BufferSize: 333})
 			require.NoError(t, err)
-			if how == "Lines" {
-				for rec := range r.Lines() {
-					got.Write(rec)
-					n++
-				}
-			} else {
-				for b := range r.Batches() {
-					for _, rec := range b {
-						got.Write(rec)
-						n++
-					}
-				}
+			recs, err := ReadAll(r, how)
+			for _, rec := range recs {
+				got.WriteString(rec.Rec)
 			}
-			require.NoError(t, r.Err())
+			n = len(recs)
+			require.NoError(t, err)
 			require.NoError(t, r.Close())
 		}
 		require.NoError(t, <-done)

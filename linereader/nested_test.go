@@ -20,79 +20,6 @@ import (
 // Iterators nest: any iterator may be used inside another's loop body on the same
 // Reader, and the records taken inside and outside add up to the input, in order.
 
-// iterKind is one way of taking records from a Reader.
-type iterKind string
-
-const (
-	kindNext    iterKind = "Next"
-	kindLines   iterKind = "Lines"
-	kindViews   iterKind = "Views"
-	kindBatches iterKind = "Batches"
-	kindRuns    iterKind = "Runs"
-	kindPieces  iterKind = "Pieces"
-)
-
-var iterKinds = []iterKind{kindNext, kindLines, kindViews, kindBatches, kindRuns, kindPieces}
-
-// take runs iterator k on r, calling each(p) for every slice it yields (a record, a piece,
-// a run or each record of a batch), until each returns false or the input ends, and
-// after (when not nil) once the loop body is done with what one step yielded: a batch is
-// given whole, so the records a nested loop takes come after all of the batch's.
-func take(r *Reader, k iterKind, each func(p []byte) bool, after func()) {
-	if after == nil {
-		after = func() {}
-	}
-	var seq iter.Seq[[]byte]
-	switch k {
-	case kindNext:
-		for r.Next() {
-			if !each(r.Bytes()) {
-				return
-			}
-			after()
-		}
-		return
-	case kindLines:
-		seq = r.Lines()
-	case kindViews:
-		seq = r.Views()
-	case kindRuns:
-		seq = r.Runs()
-	case kindPieces:
-		seq = r.Pieces()
-	case kindBatches:
-		for batch := range r.Batches() {
-			more := true
-			for _, rec := range batch {
-				// The whole batch is the caller's once given: every record counts as taken.
-				more = each(rec) && more
-			}
-			if !more {
-				return
-			}
-			after()
-		}
-		return
-	}
-	for p := range seq {
-		if !each(p) {
-			return
-		}
-		after()
-	}
-}
-
-// work is a loop body that costs real time per record, so that the policy reads ahead.
-func work(p []byte) uint32 {
-	h := uint32(2166136261)
-	for range 30 {
-		for _, c := range p {
-			h = (h ^ uint32(c)) * 16777619
-		}
-	}
-	return h
-}
-
 func nestedInput(lines int) []byte {
 	var b bytes.Buffer
 	for i := range lines {
@@ -107,31 +34,35 @@ func TestNestedIterators(t *testing.T) {
 	require.NoError(t, os.WriteFile(name, in, 0o644))
 	base := runtime.NumGoroutine()
 	for _, bufSize := range []int{1024, 0} {
-		for _, outer := range iterKinds {
-			for _, inner := range iterKinds {
+		for _, outer := range Iterators {
+			for _, inner := range Iterators {
 				what := fmt.Sprintf("buffer %d, %s inside %s", bufSize, inner, outer)
 				r, err := Open(name, Options{BufferSize: bufSize})
 				require.NoError(t, err)
 				var got bytes.Buffer
-				n, nest := 0, false
-				take(r, outer, func(p []byte) bool {
-					got.Write(p)
-					require.Equal(t, base, runtime.NumGoroutine(), "%s: a goroutine started", what)
-					if n++; n%500 == 250 {
-						nest = true
+				n := 0
+				// Every 500 records the loop body takes up to three more with inner (a
+				// batch is given whole: the records of one inner step all count as taken).
+				ReadSteps(r, outer, func(recs [][]byte) bool {
+					nest := false
+					for _, p := range recs {
+						got.Write(p)
+						require.Equal(t, base, runtime.NumGoroutine(), "%s: a goroutine started", what)
+						if n++; n%500 == 250 {
+							nest = true
+						}
+					}
+					if nest {
+						k := 0
+						ReadSteps(r, inner, func(recs [][]byte) bool {
+							for _, q := range recs {
+								got.Write(q)
+								k++
+							}
+							return k < 3
+						})
 					}
 					return true
-				}, func() {
-					if !nest {
-						return
-					}
-					nest = false
-					k := 0
-					take(r, inner, func(q []byte) bool {
-						got.Write(q)
-						k++
-						return k < 3
-					}, nil)
 				})
 				require.NoError(t, r.Err(), what)
 				require.True(t, bytes.Equal(in, got.Bytes()), "%s: records inside and outside do not add up to the input", what)
@@ -234,22 +165,13 @@ func TestPiecesMatchRecords(t *testing.T) {
 			for name, pat := range patterns {
 				what := fmt.Sprintf("iter %d opt %+v %s", iter, opt, name)
 				r := New(pat(bytes.NewReader(in)), opt)
-				var got []Seen
-				var rec []byte
-				var off int64 = -1
-				for p := range r.Pieces() {
-					if off < 0 {
-						off = r.Offset()
+				pieces, _ := ReadAll(r, "Pieces")
+				for _, p := range pieces {
+					if p.Partial {
+						require.Less(t, len(p.Rec), 4*opt.BufferSize+16, what)
 					}
-					rec = append(rec, p...)
-					if r.Partial() {
-						require.Less(t, len(p), 4*opt.BufferSize+16, what)
-						continue
-					}
-					got = append(got, Seen{Rec: string(rec), LineNo: r.LineNo(), Off: off})
-					rec, off = rec[:0], -1
 				}
-				requireSame(t, want, got, what)
+				requireSame(t, want, Joined(pieces), what)
 				require.Equal(t, fmt.Sprint(wantErr), fmt.Sprint(r.Err()), what)
 				var tl *TooLongError
 				if errors.As(wantErr, &tl) {
@@ -327,12 +249,11 @@ func TestReleaseKeepsRecords(t *testing.T) {
 	in := []byte(long + "a\nb\n" + long + "c\n")
 	want, _, _ := plainRecords(in, Options{BufferSize: 4096}, bytesSource)
 	r := New(bytes.NewReader(in), Options{BufferSize: 4096})
-	var got []Seen
-	for r.Next() {
-		got = append(got, Seen{Rec: string(r.Bytes()), LineNo: r.LineNo(), Off: r.Offset()})
+	got, _ := ReadSteps(r, "Next", func([][]byte) bool {
 		r.Release()
 		require.LessOrEqual(t, r.e.buf.Cap(), max(4096, r.e.buf.Len()))
-	}
+		return true
+	})
 	requireSame(t, want, got, "release after every record")
 	require.NoError(t, r.Err())
 }
