@@ -14,8 +14,8 @@ import (
 // Joined, RandomInput, RandomOver) like export_test.go hooks.
 
 // Seen is one record as a test sees it: its bytes, LineNo after it, Offset (where it
-// starts), and Partial. A record from the middle of a batch has LineNo and Offset
-// unobserved (zero): during a Batches loop they describe the batch's last record only.
+// starts), and Partial. A record from the middle of a batch has LineNo, Offset and
+// Partial unobserved (zero): during a Batches loop they describe its last record only.
 // The reference splitter's records and the Ruby oracle's (which has no offsets: zero) are
 // Seen too.
 type Seen struct {
