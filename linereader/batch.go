@@ -40,7 +40,10 @@ func (r *Reader) Batches() iter.Seq[[][]byte] {
 func (e *engine) batch(avg *int) [][]byte {
 	e.big = nil
 	e.setFast()
-	for e.fast {
+	// Records as long as half a batch go one by one: a window of them would hold one or
+	// none, and searching it from its end for a separator that is not there costs more
+	// than the record's own search.
+	for e.fast && *avg < batchBytes/2 {
 		if b := e.cutBatch(avg); b != nil {
 			return b
 		}
@@ -49,7 +52,15 @@ func (e *engine) batch(avg *int) [][]byte {
 		}
 		e.fill()
 	}
-	return e.batchSlow(*avg)
+	b := e.batchSlow(*avg)
+	if len(b) > 0 {
+		n := 0
+		for _, rec := range b {
+			n += len(rec)
+		}
+		*avg = max(1, n/len(b))
+	}
+	return b
 }
 
 // cutBatch takes the complete records buffered within batchBytes of start as one batch:

@@ -17,9 +17,10 @@ import "io"
 // record handed out; with MaxRecord the blocks stop at the limit.
 
 // fill reads from the source into the buffer, once makeRoom has made room for a read,
-// keeping what is buffered in the buffer. fillRecord does the same for the record in
-// progress, which it may gather into blocks: only advance's search calls it, so that no
-// other path ever sees a record outside data[start:].
+// keeping what is buffered in the buffer. fillRecord does the same for a record in
+// progress that is wanted whole (not in pieces), which may be gathered into blocks: only
+// advance's search calls it, so that no other path ever sees a record outside
+// data[start:].
 //
 // A read that returns nothing and no error is tried again, up to maxEmptyReads times in
 // a row, as bufio does; then the source has failed with io.ErrNoProgress.
@@ -27,8 +28,8 @@ func (e *engine) fill() { e.read(false) }
 
 func (e *engine) fillRecord() { e.read(true) }
 
-func (e *engine) read(mayGather bool) {
-	e.makeRoom(mayGather)
+func (e *engine) read(whole bool) {
+	e.makeRoom(whole)
 	for range maxEmptyReads {
 		n := min(e.buf.Cap()-e.buf.Len(), e.cfg.readSize)
 		m, err := e.buf.Fill(e.src, n)
@@ -49,8 +50,8 @@ func (e *engine) read(mayGather bool) {
 // front when the room after them runs short, and also, once half the buffer is consumed,
 // whenever what would move is no more than a read: cheap to move, and the record it
 // begins gets the whole buffer. Then, if still short of room, it grows the buffer, or,
-// when mayGather and the buffer has reached gatherAt, gathers the record in progress.
-func (e *engine) makeRoom(mayGather bool) {
+// for a record wanted whole once the buffer has reached gatherAt, gathers it.
+func (e *engine) makeRoom(whole bool) {
 	rs, c := e.cfg.readSize, e.buf.Cap()
 	if len(e.data)-e.start > c/4 {
 		e.sinceGrow = 0 // a long record is in progress
@@ -65,7 +66,9 @@ func (e *engine) makeRoom(mayGather bool) {
 		case l > c/8*5 && c < e.cfg.gatherAt:
 			// What moved fills most of the buffer: records this long would be moved at
 			// nearly every read. Twice what moved and a read keeps the capacity under
-			// twice the longest record and a read; never past gatherAt.
+			// twice the longest record and a read; never past gatherAt. (Not sooner: a
+			// buffer larger than the cache makes every read cost more than the moves it
+			// saves.)
 			e.growBy(max(min(l+rs, e.cfg.gatherAt-l), rs))
 		}
 	}
@@ -73,10 +76,10 @@ func (e *engine) makeRoom(mayGather bool) {
 		e.data = e.buf.Bytes()
 		return
 	}
-	if c := e.buf.Cap(); c < e.cfg.gatherAt || !mayGather || e.before > 0 && e.blocks == nil {
-		// Below gatherAt the buffer doubles (never past gatherAt). Past it, a record
-		// whose earlier pieces were yielded (Pieces), and what a caller other than
-		// advance's search is reading, cannot be gathered, only kept in the buffer.
+	if c := e.buf.Cap(); c < e.cfg.gatherAt || !whole {
+		// Below gatherAt the buffer doubles (never past gatherAt). Past it, what is
+		// not a record wanted whole (a record in pieces, or what another path than
+		// advance's search is reading) cannot be gathered, only kept in the buffer.
 		add := max(c, rs)
 		if c < e.cfg.gatherAt {
 			add = max(min(c, e.cfg.gatherAt-e.buf.Len()), rs)

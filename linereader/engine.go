@@ -281,7 +281,11 @@ func (e *engine) search(pieces bool) (settled, ok bool) {
 			return true, e.emitPiece(p)
 		}
 	}
-	e.fillRecord()
+	if pieces {
+		e.fill()
+	} else {
+		e.fillRecord()
+	}
 	return false, false
 }
 
