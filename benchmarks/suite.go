@@ -39,6 +39,7 @@ var Rows = []Row{
 	{Shape: "wide", A: "Views", B: "ScannerBytes", Goal: 1.0},
 	{Shape: "wide", A: "Batches", B: "ScannerCopy"},
 	{Shape: "verywide", A: "Lines", B: "ReadBytes", Goal: 1.8, Note: "lines of 512 to 768 KiB"},
+	{Shape: "verywide", A: "MinimalLines", B: "ReadBytes", Note: "yardstick: a minimal loop"},
 	{Shape: "verywide", A: "Lines", B: "ScannerCopy"},
 	{Shape: "verywide", A: "Views", B: "ScannerBytes"},
 	{Shape: "mixed", A: "Lines", B: "ScannerCopy", Goal: 1.0},
