@@ -164,9 +164,10 @@ var (
 	lineText  = textStyle(9.5, false, muted)
 )
 
-// height is the whole picture's height, margins included.
+// height is the whole picture's height, margins included, rounded up to a whole pixel.
 func (f figure) height() vg.Length {
-	return 2*margin + f.head(nil, f.width-2*margin) + f.plotHeight
+	h := 2*margin + f.head(nil, f.width-2*margin) + f.plotHeight
+	return vg.Length(math.Ceil(h.Dots(dpi)-1e-6)) * vg.Inch / dpi
 }
 
 // head draws the title, the lines and the legend from the top of c, when c is not nil,

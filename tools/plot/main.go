@@ -166,11 +166,11 @@ func drawSuite(o options, stdout, stderr io.Writer) error {
 		return err
 	}
 	tp, notes, err := summarize(runs, o.contenders, o.shapes)
+	if err != nil {
+		return fmt.Errorf("%s: %w", o.results, err) // says more than the notes
+	}
 	for _, n := range notes {
 		fmt.Fprintf(stderr, "plot: %s: %s\n", o.results, n)
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", o.results, err)
 	}
 	what := fmt.Sprintf("%d contenders on %d shapes, from %s", len(tp.contenders), len(tp.shapes), o.results)
 	if err := save(o.out, throughputFigure(tp, false, o.machine), what, stdout); err != nil {

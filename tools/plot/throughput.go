@@ -144,17 +144,11 @@ func (tp throughput) bars(c string, byCPU bool) []bar {
 	return out
 }
 
-// byFamily orders the contenders as the legend shows them: the families in the order
-// they first come, each contender in the order given within its family.
+// byFamily orders the contenders as the legend shows them: foreach's first, then the
+// standard library's, then the loops by hand and the others, each in the order given.
 func byFamily(cs []string) []string {
-	var families []string
-	for i, c := range cs {
-		if f := infoOf(c, i).family; !slices.Contains(families, f) {
-			families = append(families, f)
-		}
-	}
 	out := make([]string, 0, len(cs))
-	for _, f := range families {
+	for _, f := range []string{familyEngine, familyStd, familyHand, familyOther} {
 		for i, c := range cs {
 			if infoOf(c, i).family == f {
 				out = append(out, c)
