@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -85,4 +86,22 @@ func (m *marks) DataRange() (xmin, xmax, ymin, ymax float64) {
 func (m *marks) Thumbnail(c *draw.Canvas) {
 	x := (c.Min.X + c.Max.X) / 2
 	c.StrokeLine2(m.style, x, c.Min.Y, x, c.Max.Y)
+}
+
+// topLabels write each vertical bar's value above it, turned a quarter to read upwards,
+// so that a narrow bar carries a number of any width.
+type topLabels struct {
+	bars  []bar
+	style text.Style
+}
+
+func (l *topLabels) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	sty := l.style
+	sty.Rotation = math.Pi / 2
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
+	for _, b := range l.bars {
+		at := vg.Point{X: tx((b.lo + b.hi) / 2), Y: ty(b.value) + vg.Points(3)}
+		c.FillText(sty, at, withCommas(int64(math.Round(b.value))))
+	}
 }

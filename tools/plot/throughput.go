@@ -84,12 +84,15 @@ func throughputFigure(tp throughput, byCPU bool, machine string) figure {
 	grid.Horizontal.Color = rule
 	p.Add(grid)
 	var lg legend
+	values := &topLabels{style: textStyle(8, false, muted)}
 	for i, c := range tp.contenders {
 		info := infoOf(c, i)
 		b := &bars{color: info.color, bars: tp.bars(c, byCPU)}
 		p.Add(b)
 		lg = lg.add(info.family, legendEntry{info.label, b})
+		values.bars = append(values.bars, b.bars...)
 	}
+	p.Add(values)
 	ticks := make([]plot.Tick, len(tp.shapes))
 	for i, s := range tp.shapes {
 		ticks[i] = plot.Tick{Value: float64(i), Label: shapeLabel(s)}
@@ -98,7 +101,7 @@ func throughputFigure(tp throughput, byCPU bool, machine string) figure {
 	p.X.Tick.Length = 0
 	p.X.Min, p.X.Max = -0.5, float64(len(tp.shapes))-0.5
 	p.Y.Min = 0
-	p.Y.Max *= 1.04 // Add set it to the highest bar
+	p.Y.Max *= 1.12 // Add set it to the highest bar; the rest is room for its value
 	p.Y.Tick.Marker = niceTicks{}
 	clock := "wall"
 	if byCPU {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -20,55 +21,30 @@ var (
 // horizontal bar per case, from the top in the file's order, as long as foreach's time
 // over the tool's, with a line at 1 (the same time) and each case's goal marked.
 func versusFigure(cs []comparison, machine string) figure {
-	p := newPlot()
 	withCPU := cs[0].cpuRatio() > 0
-	wall, cpu := &bars{color: wallColor, horizontal: true}, &bars{color: cpuColor, horizontal: true}
-	goals := &marks{style: draw.LineStyle{Color: ink, Width: vg.Points(2.5)}}
-	vals := &valueLabels{style: textStyle(9, false, ink)}
-	ticks := make([]plot.Tick, len(cs))
-	right := 1.0
-	for i, c := range cs {
-		y := float64(len(cs) - 1 - i)
-		ticks[i] = plot.Tick{Value: y, Label: fmt.Sprintf("%s  vs  %s\n%s", c.foreach, c.tool, c.data)}
-		w := bar{lo: y - 0.32, hi: y + 0.32, value: c.ratio()}
-		if withCPU {
-			w = bar{lo: y, hi: y + 0.36, value: c.ratio()}
-			k := bar{lo: y - 0.36, hi: y, value: c.cpuRatio()}
-			cpu.bars = append(cpu.bars, k)
-			vals.bars = append(vals.bars, k)
-			right = math.Max(right, k.value)
-		}
-		wall.bars = append(wall.bars, w)
-		vals.bars = append(vals.bars, w)
-		right = math.Max(right, w.value)
-		if c.goal > 0 {
-			goals.at = append(goals.at, bar{lo: y - 0.42, hi: y + 0.42, value: c.goal})
-			right = math.Max(right, c.goal)
-		}
-	}
+	l := versusLayersOf(cs, withCPU)
+	p := newPlot()
 	grid := plotter.NewGrid()
 	grid.Horizontal.Color = nil
 	grid.Vertical.Color = rule
 	same, _ := plotter.NewLine(plotter.XYs{{X: 1, Y: -0.5}, {X: 1, Y: float64(len(cs)) - 0.5}})
 	same.LineStyle = draw.LineStyle{Color: muted, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
-	p.Add(grid, wall, same)
-	lg := legend{{entries: []legendEntry{{"wall time", wall}}}}
+	p.Add(grid, l.wall, same)
+	lg := legend{{entries: []legendEntry{{"wall time", l.wall}}}}
 	if withCPU {
-		p.Add(cpu)
-		lg = append(lg, legendColumn{entries: []legendEntry{{"CPU time (user+system)", cpu}}})
+		p.Add(l.cpu)
+		lg = append(lg, legendColumn{entries: []legendEntry{{"CPU time (user+system)", l.cpu}}})
 	}
-	if len(goals.at) > 0 {
-		p.Add(goals)
-		lg = append(lg, legendColumn{entries: []legendEntry{{"goal", goals}}})
+	if len(l.goals.at) > 0 {
+		p.Add(l.goals)
+		lg = append(lg, legendColumn{entries: []legendEntry{{"goal", l.goals}}})
 	}
 	lg = append(lg, legendColumn{entries: []legendEntry{{"the same time", same}}})
-	// The labels keep clear of the goals and of the line at 1.
-	vals.goals = append(goals.at, bar{lo: -0.5, hi: float64(len(cs)) - 0.5, value: 1})
-	p.Add(vals)
-	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
+	p.Add(l.values)
+	p.Y.Tick.Marker = plot.ConstantTicks(l.ticks)
 	p.Y.Tick.Length = 0
 	p.Y.Min, p.Y.Max = -0.5, float64(len(cs))-0.5
-	p.X.Min, p.X.Max = 0, right*1.16
+	p.X.Min, p.X.Max = 0, l.right*1.16
 	p.X.Tick.Marker = niceTicks{}
 	p.X.Label.Text = "foreach's time ÷ the tool's (below 1: foreach is faster)"
 	lines := []string{"For each case, foreach's median wall time over the tool's, both timed on the same file" + cpuNote(withCPU) + "."}
@@ -85,6 +61,49 @@ func versusFigure(cs []comparison, machine string) figure {
 	}
 }
 
+// versusLayers are what the chart of the command draws for its cases.
+type versusLayers struct {
+	wall, cpu *bars // cpu: empty without CPU times
+	goals     *marks
+	values    *valueLabels
+	ticks     []plot.Tick // each case's name, on its place on Y
+	right     float64     // the largest value drawn, 1 at least
+}
+
+// versusLayersOf places case i at y = len(cs)-1-i, so that the first is on top: its
+// wall bar in the middle of its place, or in the upper half above its CPU bar.
+func versusLayersOf(cs []comparison, withCPU bool) versusLayers {
+	l := versusLayers{
+		wall:   &bars{color: wallColor, horizontal: true},
+		cpu:    &bars{color: cpuColor, horizontal: true},
+		goals:  &marks{style: draw.LineStyle{Color: ink, Width: vg.Points(2.5)}},
+		values: &valueLabels{style: textStyle(9, false, ink)},
+		right:  1,
+	}
+	for i, c := range cs {
+		y := float64(len(cs) - 1 - i)
+		l.ticks = append(l.ticks, plot.Tick{Value: y, Label: fmt.Sprintf("%s  vs  %s\n%s", c.foreach, c.tool, c.data)})
+		w := bar{lo: y - 0.32, hi: y + 0.32, value: c.ratio()}
+		if withCPU {
+			w = bar{lo: y, hi: y + 0.36, value: c.ratio()}
+			k := bar{lo: y - 0.36, hi: y, value: c.cpuRatio()}
+			l.cpu.bars = append(l.cpu.bars, k)
+			l.values.bars = append(l.values.bars, k)
+			l.right = math.Max(l.right, k.value)
+		}
+		l.wall.bars = append(l.wall.bars, w)
+		l.values.bars = append(l.values.bars, w)
+		l.right = math.Max(l.right, w.value)
+		if c.goal > 0 {
+			l.goals.at = append(l.goals.at, bar{lo: y - 0.42, hi: y + 0.42, value: c.goal})
+			l.right = math.Max(l.right, c.goal)
+		}
+	}
+	// The values keep clear of the goals and of the line at 1.
+	l.values.avoid = slices.Concat(l.goals.at, []bar{{lo: -0.5, hi: float64(len(cs)) - 0.5, value: 1}})
+	return l
+}
+
 func cpuNote(withCPU bool) string {
 	if withCPU {
 		return "; below each, the same by CPU time"
@@ -96,7 +115,7 @@ func cpuNote(withCPU bool) string {
 // would otherwise cross.
 type valueLabels struct {
 	bars  []bar
-	goals []bar // the marks a label must not cross
+	avoid []bar // the marks a label must not cross
 	style text.Style
 }
 
@@ -107,7 +126,7 @@ func (v *valueLabels) Plot(c draw.Canvas, p *plot.Plot) {
 		s := fmt.Sprintf("%.2f×", b.value)
 		mid := (b.lo + b.hi) / 2
 		x := tx(b.value) + pad
-		for _, g := range v.goals {
+		for _, g := range v.avoid {
 			if gx := tx(g.value); g.lo <= mid && mid <= g.hi && gx > x-2*pad && gx < x+v.style.Width(s)+pad {
 				x = gx + pad
 			}
