@@ -111,7 +111,7 @@ func cpuNote(withCPU bool) string {
 	return ""
 }
 
-// valueLabels write each bar's value at its end ("0.61×"), past a goal mark that the text
+// valueLabels write each bar's value at its end ("0.61×"), past a mark that the text
 // would otherwise cross.
 type valueLabels struct {
 	bars  []bar
