@@ -51,6 +51,7 @@ func (e *engine) batch(avg *int) [][]byte {
 			break // the record-by-record path deals with both
 		}
 		e.fill()
+		e.setFast() // a section's end may now be buffered
 	}
 	b := e.batchSlow(*avg)
 	if len(b) > 0 {

@@ -76,9 +76,9 @@ type engine struct {
 	before int
 	blocks [][]byte
 
-	// fast: the short path applies: a one-byte separator, no Limit or MaxRecord,
-	// not a section, no record in pieces or held apart in big, not ended. One flag, so
-	// that the short path tests one byte.
+	// fast: the short path applies: a one-byte separator, no Limit or MaxRecord, no
+	// section end within what is buffered, no record in pieces or held apart in big,
+	// not ended. One flag, so that the short path tests one byte.
 	fast bool
 
 	// A section (NewSection): no record starting at or after stopAt >= 0 is yielded;
@@ -147,8 +147,12 @@ func (e *engine) compressed() (string, int64) {
 	return "", 0
 }
 
+// setFast says whether the short path applies. In a section it does while what is
+// buffered ends at or before the section's end: every record that starts there starts
+// inside the section.
 func (e *engine) setFast() {
-	e.fast = e.cfg.simple && e.err == nil && e.before == 0 && e.big == nil && e.stopAt < 0 && !e.seek
+	e.fast = e.cfg.simple && e.err == nil && e.before == 0 && e.big == nil && !e.seek &&
+		(e.stopAt < 0 || e.base+int64(len(e.data)) <= e.stopAt)
 }
 
 // end returns the input offset just past what has been consumed.
