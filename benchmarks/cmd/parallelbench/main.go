@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/foreachio/foreach/internal/cputime"
 	"github.com/foreachio/foreach/linereader"
 )
 
@@ -142,6 +143,13 @@ type row struct {
 
 // sample is one timed run.
 type sample struct{ wall, cpu time.Duration }
+
+// cpuTime is the process's CPU time so far, all threads (0 where the platform does not
+// say: the CPU columns then read n/a).
+func cpuTime() time.Duration {
+	t, _ := cputime.Now()
+	return t
+}
 
 // timed runs c once and returns its times and result.
 func timed(c contender, path string, body func([]byte) uint64) (sample, result, error) {
