@@ -37,7 +37,7 @@ const (
 	// parFillTime: a batch that took longer than this to fill (a source that delivers
 	// records slowly) makes the next ones smaller, so that records do not wait long for
 	// the rest of their batch.
-	parFillTime = 2 * time.Millisecond
+	parFillTime = 10 * time.Millisecond
 )
 
 // errHalted ends the read of a source whose records nobody will take any more.
