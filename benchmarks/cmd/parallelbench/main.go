@@ -6,7 +6,7 @@
 // wall time and of the process's CPU time (all threads, getrusage) of each, and the
 // medians of the per-pair ratios.
 //
-//	go run ./benchmarks/cmd/parallelbench [-pairs N] [-passes N] [-workers LIST] LABEL=FILE...
+//	go run ./benchmarks/cmd/parallelbench [-pairs N] [-passes N] [-workers LIST] [-goals] LABEL=FILE...
 //
 // The loop body is either heavy (-passes FNV-1a passes over each record) or light (the
 // record's length and first byte). Every contender's record count and checksum (the sum
@@ -163,6 +163,7 @@ func main() {
 	pairs := flag.Int("pairs", 15, "alternating pairs of runs per row")
 	flag.IntVar(&passes, "passes", passes, "FNV-1a passes of the heavy body over each record")
 	workerList := flag.String("workers", "1,2,3,4", "worker counts of the scaling rows")
+	goalsOnly := flag.Bool("goals", false, "measure only the rows that have a goal")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: parallelbench [-pairs N] [-passes N] [-workers LIST] LABEL=FILE...")
@@ -178,6 +179,9 @@ func main() {
 		workers = append(workers, w)
 	}
 	rows := plan(workers)
+	if *goalsOnly {
+		rows = slices.DeleteFunc(rows, func(rw row) bool { return rw.wallGoal == 0 })
+	}
 	fmt.Printf("Each row: %d pairs of runs, the two contenders alternating in order; medians over the pairs. "+
 		"Ratios are base/contender: above 1 the contender is faster (wall) or spends less CPU (CPU). "+
 		"Heavy body: %d FNV-1a passes over each record; light body: length and first byte. "+
