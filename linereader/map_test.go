@@ -58,7 +58,7 @@ func costly(rec []byte) mapResult {
 func sequentialMap(in []byte, opt linereader.Options) []mapResult {
 	var out []mapResult
 	for _, r := range refSplit(in, opt) {
-		out = append(out, costly(r.Data))
+		out = append(out, costly([]byte(r.Rec)))
 	}
 	return out
 }
@@ -119,7 +119,7 @@ func TestMapRecordsOwned(t *testing.T) {
 		want := refSplit(text, linereader.Options{})
 		require.Len(t, kept, len(want))
 		for i := range kept {
-			require.Equal(t, string(want[i].Data), string(kept[i]), "record %d", i)
+			require.Equal(t, want[i].Rec, string(kept[i]), "record %d", i)
 		}
 	}
 }

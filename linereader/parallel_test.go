@@ -51,7 +51,7 @@ func (r parRec) String() string { return fmt.Sprintf("{%q @%d}", r.Data, r.Off) 
 func wantRecs(in []byte, opt linereader.Options) []parRec {
 	var recs []parRec
 	for _, r := range refSplit(in, opt) {
-		recs = append(recs, parRec{string(r.Data), r.Offset})
+		recs = append(recs, parRec{r.Rec, r.Off})
 	}
 	return recs
 }
