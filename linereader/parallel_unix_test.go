@@ -1,0 +1,197 @@
+//go:build unix
+
+package linereader_test
+
+// ForeachParallel over a FIFO and a device: read by one goroutine, records handed out as
+// they arrive, memory bounded however fast the writer, and a failure in fn ends a read
+// blocked on the FIFO instead of hanging.
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/foreachio/foreach/linereader"
+)
+
+// fifo makes a FIFO and starts write on a goroutine with its write end; the returned
+// channel gives write's error once it has returned and the write end is closed.
+func fifo(t *testing.T, write func(w *os.File) error) (string, chan error) {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(name, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		w, err := os.OpenFile(name, os.O_WRONLY, 0)
+		if err != nil {
+			done <- err
+			return
+		}
+		err = write(w)
+		w.Close()
+		done <- err
+	}()
+	return name, done
+}
+
+// deadline fails the test if f has not returned within a generous time: the only way to
+// tell a hang from a slow machine.
+func deadline(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("%s: still running after 2 minutes", what)
+	}
+}
+
+// Every record of a FIFO, with exact offsets, written in pieces that cut records.
+func TestForeachParallelFIFO(t *testing.T) {
+	noLeak(t)
+	text := parText(31, 300<<10)
+	for _, opt := range []linereader.Options{{}, {Chomp: true}, {Paragraph: true}} {
+		for _, w := range parWorkerCounts {
+			name, done := fifo(t, func(f *os.File) error {
+				for p := text; len(p) > 0; p = p[min(len(p), 1000):] {
+					if _, err := f.Write(p[:min(len(p), 1000)]); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			got, err := collectParallel(t, name, opt, w)
+			require.NoError(t, err)
+			require.NoError(t, <-done)
+			require.Equal(t, wantRecs(text, opt), got, "%+v, %d workers", opt, w)
+		}
+	}
+}
+
+// A record read from a FIFO reaches fn before the next read: a writer that waits for fn
+// to see each record before writing the next one does not deadlock.
+func TestForeachParallelFIFORecordByRecord(t *testing.T) {
+	noLeak(t)
+	for _, w := range []int{2, 3} {
+		seen := make(chan struct{}, 1)
+		const n = 30
+		name, done := fifo(t, func(f *os.File) error {
+			for i := range n {
+				if _, err := fmt.Fprintf(f, "line %d\n", i+1); err != nil {
+					return err
+				}
+				<-seen
+			}
+			return nil
+		})
+		var got atomic.Int64
+		deadline(t, "record by record", func() {
+			err := linereader.ForeachParallel(name, linereader.Options{}, w, func([]byte, int64) error {
+				got.Add(1)
+				seen <- struct{}{}
+				return nil
+			})
+			require.NoError(t, err)
+		})
+		require.NoError(t, <-done)
+		require.Equal(t, int64(n), got.Load())
+	}
+}
+
+// fn fails while the writer keeps the FIFO open and writes nothing more: the read blocked
+// on it ends (the file is closed) and the error is returned.
+func TestForeachParallelFIFOErrorWhileBlocked(t *testing.T) {
+	noLeak(t)
+	for _, w := range []int{2, 8} {
+		release := make(chan struct{})
+		name, done := fifo(t, func(f *os.File) error {
+			_, err := f.Write(numbered(100))
+			<-release // the FIFO stays open, empty
+			return err
+		})
+		deadline(t, "error while blocked", func() {
+			err := linereader.ForeachParallel(name, linereader.Options{}, w, func(rec []byte, _ int64) error {
+				if string(rec) == "line 100\n" {
+					return errFromFn
+				}
+				return nil
+			})
+			require.ErrorIs(t, err, errFromFn)
+		})
+		close(release)
+		<-done // the write may fail: nobody reads any more
+	}
+}
+
+// However fast the writer, while fn is stuck the records in flight stay within the
+// documented batches: the writer gets no further than them, the Reader's buffer and the
+// pipe's own capacity.
+func TestForeachParallelFIFOMemoryBounded(t *testing.T) {
+	noLeak(t)
+	const recLen = 64
+	line := append(bytes.Repeat([]byte("m"), recLen-1), '\n')
+	const total = 16 << 20
+	for _, w := range []int{2, 3} {
+		var written atomic.Int64
+		name, done := fifo(t, func(f *os.File) error {
+			for written.Load() < total {
+				n, err := f.Write(bytes.Repeat(line, 64))
+				written.Add(int64(n))
+				if err != nil {
+					return nil // the reader is gone: the test closed it
+				}
+			}
+			return nil
+		})
+		stuck := make(chan struct{})
+		var calls atomic.Int64
+		go func() {
+			// Once the workers are stuck, give the writer time to fill what it can.
+			time.Sleep(300 * time.Millisecond)
+			batches := int64(2*w+1) * linereader.ParBatchBytes
+			slack := int64(2*linereader.DefaultBufferSize + 1<<20) // Reader's buffer, pipe capacity
+			// Bytes written but not yet given to fn. Once fn is stuck, calls stays put;
+			// before that, the two loads are too close together for fn to move far.
+			done := calls.Load() * recLen
+			if ahead := written.Load() - done; ahead > batches+slack {
+				t.Errorf("%d workers: %d bytes written ahead of fn while it was stuck, bound %d", w, ahead, batches+slack)
+			}
+			close(stuck)
+		}()
+		err := linereader.ForeachParallel(name, linereader.Options{}, w, func([]byte, int64) error {
+			if calls.Add(1) >= 10000 {
+				<-stuck
+			}
+			return nil
+		})
+		require.NoError(t, err)
+		require.NoError(t, <-done)
+		require.Equal(t, int64(total/recLen), calls.Load())
+	}
+}
+
+// A device is read as a stream: /dev/null has no record.
+func TestForeachParallelDevice(t *testing.T) {
+	noLeak(t)
+	if _, err := os.Stat("/dev/null"); err != nil {
+		t.Skip("no /dev/null")
+	}
+	for _, w := range parWorkerCounts {
+		got, err := collectParallel(t, "/dev/null", linereader.Options{}, w)
+		require.NoError(t, err)
+		require.Empty(t, got)
+	}
+}
