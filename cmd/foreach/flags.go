@@ -26,6 +26,9 @@ type config struct {
 	progress progressMode
 	jobs     int // -j, for --count
 	files    []string
+
+	follow  bool // -f (follow.go)
+	fromEnd bool // --from-end, with -f
 }
 
 // progressMode says whether to draw the progress bar.
@@ -90,6 +93,13 @@ whole (up to SIZE), so that a record it refuses is never partly printed.
 Output is written in large blocks; when an input is a pipe, terminal, socket
 or FIFO, what is pending is written before every read that may wait, so
 'tail -f log | foreach -n' shows each line as it comes.
+
+-f prints FILE's records, then each record appended to it as soon as it is
+complete, as tail -F does: when FILE is renamed away and created anew, or
+deleted and created again, the old file is read to its end first; when it is
+truncated, reading goes on from its new start. Only complete records are
+printed (the last record of a file rotated away is complete, and gets the
+output separator if it lacks one). SIGINT or SIGTERM ends it, with status 0.
 `
 
 // newFlagSet defines the flags of the main command on cfg and on the returned
@@ -125,6 +135,8 @@ func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
 	fs.Var(sizeValue{&raw.buffer}, "buffer", "bytes per read")
 	fs.IntVarP(&cfg.jobs, "jobs", "j", runtime.NumCPU(), "with --count: read large regular files in `N` parallel sections")
 	fs.Lookup("jobs").DefValue = "number of CPUs"
+	fs.BoolVarP(&cfg.follow, "follow", "f", false, "after the end, keep reading FILE as it grows, across log rotation and truncation, as tail -F")
+	fs.BoolVar(&cfg.fromEnd, "from-end", false, "with --follow: start at the current end of FILE")
 	fs.BoolVarP(&raw.help, "help", "h", false, "print this help")
 	fs.BoolVar(&raw.version, "version", false, "print the version")
 	return fs
@@ -286,6 +298,9 @@ func parseArgs(args []string) (*config, error) {
 		return nil, usagef("invalid --jobs %d: must be at least 1", cfg.jobs)
 	}
 	if err := noEffect(fs, cfg); err != nil {
+		return nil, err
+	}
+	if err := followFlags(fs, cfg); err != nil {
 		return nil, err
 	}
 	return cfg, nil

@@ -123,6 +123,10 @@ func (c *command) run() int {
 
 // file processes one named input ("-" is standard input), reporting its errors.
 func (c *command) file(name string) {
+	if c.cfg.follow {
+		c.follow(name)
+		return
+	}
 	var src io.Reader
 	var file *os.File // a named file, opened here
 	size := int64(-1) // the size of a regular file; -1 for anything else
@@ -221,8 +225,10 @@ func (c *command) printRecords(name string, r *linereader.Reader) {
 	)
 	// With --max-record a record is refused before any of it is written, so it
 	// comes whole (Views), in memory bounded by the limit; without, in pieces.
+	// A followed file's records come whole too: a piece of one still being written
+	// must not be printed.
 	records := r.Pieces()
-	if c.cfg.opt.MaxRecord > 0 {
+	if c.cfg.opt.MaxRecord > 0 || c.cfg.follow {
 		records = r.Views()
 	}
 	w := c.w
@@ -267,7 +273,9 @@ func (c *command) printRecords(name string, r *linereader.Reader) {
 		case c.cfg.ors != nil:
 			_, err = w.Write(c.cfg.ors)
 		case !tail.endsWith(piece, term):
-			if c.cfg.withName {
+			// -H, and -f: the next record, from the next file, is not the rest of
+			// this one.
+			if c.cfg.withName || c.cfg.follow {
 				_, err = w.Write(term)
 			} else {
 				ended = false
