@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Measures Follow: the records per second a follower sustains behind a writer appending
+# short records as fast as it can, the latency from a write to the loop body, and the CPU
+# time of a follower while the file is quiet (linereader's BenchmarkFollowThroughput,
+# BenchmarkFollowLatency and BenchmarkFollowQuiet), with notifications and on the polling
+# path. Writes
+#   benchmarks/results/follow.txt  raw go test output
+#   benchmarks/results/follow.md   benchstat of it, with the commit, the machine and its load
+#
+# Like benchmarks/run.sh it measures exactly the commit HEAD (built from `git archive`), in
+# COUNT (default 5) rounds of every benchmark, one run each. Run it under
+# `flock /tmp/foreach-bench.lock` on a shared machine. About 3 minutes per round.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+count="${COUNT:-5}"
+results=benchmarks/results
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+rev="$(git rev-parse --short=12 HEAD)"
+git archive --format=tar HEAD | tar -x -C "$work" -f -
+(cd "$work" && go test -c -o "$work/linereader.test" ./linereader/)
+start=$(date +%s)
+{
+	echo "go: $(go env GOVERSION)"
+	echo "commit: $rev"
+	echo "cores: $(nproc)"
+	for ((i = 1; i <= count; i++)); do
+		echo "load: $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown)"
+		(cd "$work" && "$work/linereader.test" -test.run '^$' -test.bench '^BenchmarkFollow' \
+			-test.benchtime 1x -test.count 1)
+	done
+} | tee "$work/raw.txt"
+elapsed=$(($(date +%s) - start))
+cp "$work/raw.txt" "$results/follow.txt"
+{
+	echo "# Follow"
+	echo
+	echo "- Commit: $rev (built from \`git archive\` of it), $(nproc) cores, $(go env GOVERSION), $(uname -sr)"
+	echo "- Command: \`COUNT=$count scripts/follow.sh\`, wall time $((elapsed / 60))m$((elapsed % 60))s"
+	echo "- Load average at the start of each round: $(grep '^load:' "$results/follow.txt" | cut -d' ' -f2 | paste -sd' ')"
+	echo "- Files in $(df -T "${TMPDIR:-/tmp}" | awk 'NR==2 {print $2}') under ${TMPDIR:-/tmp}; notify: inotify (fsnotify) plus the poll every 250 ms; poll: the poll alone"
+	echo
+	echo "Throughput: a writer appends 2,000,000 records of 12 to 17 bytes as fast as it can, one"
+	echo "write(2) per record or in 4 KiB writes; rec/s is the follower's rate from the first write"
+	echo "to the last record received, writer-rec/s the writer's, lag-ms the time from the writer's"
+	echo "last write to the follower's last record; mode=none is the writer alone. Latency: one"
+	echo "record at a time, from just before its write to the loop body (400 samples with"
+	echo "notifications, 40 polling). Quiet: user+system CPU of the whole process per second while"
+	echo "the follower waits on a file that does not change; mode=sleep is the process sleeping."
+	echo
+	echo '```'
+	go tool benchstat -ignore load "$results/follow.txt"
+	echo '```'
+} >"$results/follow.md"
+echo "wrote $results/follow.txt and $results/follow.md"
