@@ -18,8 +18,12 @@ import (
 	"github.com/fsnotify/fsnotify"
 )
 
-// DefaultPoll is how often a follower looks at the file when FollowOptions.Poll is 0.
-const DefaultPoll = 250 * time.Millisecond
+// DefaultPoll is how often a follower looks at the file when FollowOptions.Poll is 0;
+// MinPoll is the shortest period it takes (a shorter one would keep a core busy looking).
+const (
+	DefaultPoll = 250 * time.Millisecond
+	MinPoll     = time.Millisecond
+)
 
 // FollowOptions says where Follow begins and how it watches the file.
 type FollowOptions struct {
@@ -31,9 +35,10 @@ type FollowOptions struct {
 	Start int64
 
 	// Poll is how often to look for growth, rotation and truncation when no
-	// notification comes; 0 means DefaultPoll. Notifications wake the reader at once
-	// where the platform has them; the look every Poll is the safety net for the file
-	// systems that send none (network file systems, notification limits reached).
+	// notification comes; 0 means DefaultPoll, and less than MinPoll means MinPoll.
+	// Notifications wake the reader at once where the platform has them; the look every
+	// Poll is the safety net for the file systems that send none (network file systems,
+	// notification limits reached).
 	Poll time.Duration
 
 	// Idle, if set, is called each time the reader has read all there is and is about
@@ -264,6 +269,7 @@ func newFollower(name string, cur followed, pos int64, fo FollowOptions) *follow
 	if poll == 0 {
 		poll = DefaultPoll
 	}
+	poll = max(poll, MinPoll)
 	return &follower{
 		name:        name,
 		base:        filepath.Base(name),
@@ -415,6 +421,13 @@ func (s *follower) stop() error {
 	return nil
 }
 
+// coalesce is how long the watcher leaves the notifications unread after each one. A
+// writer making many small writes then makes one notification per coalesce period
+// instead of one per write: the system merges the identical notifications waiting to be
+// read, so the writer's writes and the reader's wake-ups stay few, for a latency of
+// at most this much more.
+const coalesce = time.Millisecond
+
 // watch is the watcher goroutine: it wakes Read on the events that concern the followed
 // files, and looks at the name on the events that may have changed it, on an overflow of
 // the notification queue, and every poll period.
@@ -422,10 +435,12 @@ func (s *follower) watch() {
 	defer close(s.watcherDone)
 	tick := time.NewTicker(s.poll)
 	defer tick.Stop()
-	var events <-chan fsnotify.Event
+	hold := time.NewTimer(coalesce)
+	defer hold.Stop()
+	var events, notified <-chan fsnotify.Event // notified: the events, when not held
 	var errs <-chan error
 	if s.w != nil {
-		events, errs = s.w.Events, s.w.Errors
+		events, notified, errs = s.w.Events, s.w.Events, s.w.Errors
 	}
 	for {
 		select {
@@ -433,10 +448,14 @@ func (s *follower) watch() {
 			return
 		case ev, ok := <-events:
 			if !ok {
-				events = nil
+				events, notified = nil, nil
 				continue
 			}
 			s.event(ev)
+			events = nil
+			hold.Reset(coalesce)
+		case <-hold.C:
+			events = notified
 		case _, ok := <-errs:
 			if !ok {
 				errs = nil

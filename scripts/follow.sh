@@ -8,12 +8,12 @@
 #   benchmarks/results/follow.md   benchstat of it, with the commit, the machine and its load
 #
 # Like benchmarks/run.sh it measures exactly the commit HEAD (built from `git archive`), in
-# COUNT (default 5) rounds of every benchmark, one run each. Run it under
-# `flock /tmp/foreach-bench.lock` on a shared machine. About 3 minutes per round.
+# COUNT (default 6) rounds of every benchmark, one run each. Run it under
+# `flock /tmp/foreach-bench.lock` on a shared machine. About 50 s per round.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-count="${COUNT:-5}"
+count="${COUNT:-6}"
 results=benchmarks/results
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -47,8 +47,9 @@ cp "$work/raw.txt" "$results/follow.txt"
 	echo "to the last record received, writer-rec/s the writer's, lag-ms the time from the writer's"
 	echo "last write to the follower's last record; mode=none is the writer alone. Latency: one"
 	echo "record at a time, from just before its write to the loop body (400 samples with"
-	echo "notifications, 40 polling). Quiet: user+system CPU of the whole process per second while"
-	echo "the follower waits on a file that does not change; mode=sleep is the process sleeping."
+	echo "notifications, 40 polling). Quiet: user+system CPU of the whole process per second over"
+	echo "10 s while the follower waits on a file that does not change; mode=sleep is the process"
+	echo "sleeping."
 	echo
 	echo '```'
 	go tool benchstat -ignore load "$results/follow.txt"
