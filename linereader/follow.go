@@ -100,6 +100,7 @@ func follow(ctx context.Context, name string, opt Options, fo FollowOptions, not
 		return nil, err
 	}
 	s := newFollower(name, followed{f, id}, start, fo)
+	s.recall()
 	s.startWatching(ctx, notify)
 	r := New(s, opt)
 	// Offsets count from the start of the file, not from Start.
@@ -253,8 +254,14 @@ type follower struct {
 	//     nextInput to move on: to next[0], or to cur's new start after a truncation.
 	//   - err is the first failure the watcher found (the name became a directory, a new
 	//     file cannot be opened), reported by Read once the files already open are read.
+	//   - last[:lastN] are the bytes of cur just before pos, as read (lastN < len(last)
+	//     only near cur's start), for rewritten; atEnd says the last read of cur came
+	//     short, at the end of its data.
 	cur     followed
 	pos     int64
+	last    [tailLen]byte
+	lastN   int
+	atEnd   bool
 	next    []followed
 	seen    os.FileInfo
 	rotated bool
@@ -333,13 +340,21 @@ func (s *follower) read(p []byte) (n int, err error, wait bool) {
 	if s.stopped {
 		return 0, errStopped, false
 	}
+	// At the end of the data, where the writer writes, a truncation may have been
+	// followed by writes past pos before this read.
+	if s.atEnd && s.rewritten() {
+		s.rewind = true
+		return 0, io.EOF, false
+	}
 	// A successor with data means the writer has moved on; seen before cur's read, not
 	// after, so that whatever the writer wrote to cur before that is in this read.
 	moveOn := s.successorWritten()
 	n, err = s.cur.f.Read(p)
 	s.pos += int64(n)
+	s.atEnd = n < len(p)
 	switch {
 	case n > 0:
+		s.remember(p[:n])
 		return n, nil, false
 	case err != nil && err != io.EOF:
 		return 0, err, false
@@ -371,6 +386,42 @@ func (s *follower) truncated() bool {
 	return err == nil && fi.Size() < s.pos
 }
 
+// tailLen is how many of the bytes last read rewritten compares.
+const tailLen = 256
+
+// rewritten reports whether the bytes of cur just before pos are no longer those that
+// were read there: cur was truncated and written again past pos since the last read, a
+// truncation that its size does not show. (Written again with the very same bytes
+// there, it cannot be told from a file that grew.)
+func (s *follower) rewritten() bool {
+	k := s.lastN
+	if k == 0 {
+		return false
+	}
+	var b [tailLen]byte
+	n, _ := s.cur.f.ReadAt(b[:k], s.pos-int64(k))
+	return n < k || !bytes.Equal(b[:k], s.last[:k])
+}
+
+// remember keeps the last bytes read, b, for rewritten.
+func (s *follower) remember(b []byte) {
+	if len(b) >= tailLen {
+		s.lastN = copy(s.last[:], b[len(b)-tailLen:])
+		return
+	}
+	keep := min(s.lastN, tailLen-len(b))
+	copy(s.last[:], s.last[s.lastN-keep:s.lastN])
+	s.lastN = keep + copy(s.last[keep:], b)
+}
+
+// recall reads the bytes of cur before pos into last, for a Start after the file's
+// start, which may be its end: the first read checks them.
+func (s *follower) recall() {
+	k := min(s.pos, tailLen)
+	n, _ := s.cur.f.ReadAt(s.last[:k], s.pos-k)
+	s.lastN, s.atEnd = n, true
+}
+
 // nextInput moves on after Read ended cur's data with io.EOF: to the next file, or to
 // the start of the truncated one. The engine calls it once every byte read is yielded.
 func (s *follower) nextInput() bool {
@@ -392,7 +443,7 @@ func (s *follower) nextInput() bool {
 	default:
 		return false
 	}
-	s.pos = 0
+	s.pos, s.lastN = 0, 0
 	return true
 }
 
@@ -421,11 +472,11 @@ func (s *follower) stop() error {
 	return nil
 }
 
-// coalesce is how long the watcher leaves the notifications unread after each one. A
+// coalesce is how long the watcher leaves the notifications unread after a write. A
 // writer making many small writes then makes one notification per coalesce period
 // instead of one per write: the system merges the identical notifications waiting to be
 // read, so the writer's writes and the reader's wake-ups stay few, for a latency of
-// at most this much more.
+// at most this much more. (Creations, renames and removals are not held after.)
 const coalesce = time.Millisecond
 
 // watch is the watcher goroutine: it wakes Read on the events that concern the followed
@@ -452,8 +503,10 @@ func (s *follower) watch() {
 				continue
 			}
 			s.event(ev)
-			events = nil
-			hold.Reset(coalesce)
+			if ev.Op == fsnotify.Write {
+				events = nil
+				hold.Reset(coalesce)
+			}
 		case <-hold.C:
 			events = notified
 		case _, ok := <-errs:

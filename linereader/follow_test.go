@@ -846,3 +846,47 @@ func TestFollowStats(t *testing.T) {
 }
 
 var _ io.Reader = (*follower)(nil)
+
+// A truncation followed by writes past the point read, before the follower looks again
+// (its size does not show it), is still seen: the bytes before that point changed.
+func TestFollowTruncatedAndRewritten(t *testing.T) {
+	modes(t, func(t *testing.T, notify bool) {
+		name := filepath.Join(t.TempDir(), "log")
+		f := logFile(t, name)
+		write(t, f, "old 1\nold 2\n")
+		tl := startTailer(t, t.Context(), name, Options{}, FollowOptions{Poll: testPoll}, notify).run()
+		tl.expect(t, fRec{"old 1\n", 0, 1}, fRec{"old 2\n", 6, 2})
+		tl.waitRead(t, name, 12)
+		// Truncated and written again at once, as far as the follower can tell.
+		tl.s.mu.Lock()
+		err := os.Truncate(name, 0)
+		if err == nil {
+			_, err = f.WriteString("new record 1\nnew record 2\n")
+		}
+		tl.s.mu.Unlock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl.expect(t, fRec{"new record 1\n", 0, 3}, fRec{"new record 2\n", 13, 4})
+	})
+}
+
+// A Start after the file's start: what comes before it is known, so a rewrite is seen
+// from the first wait on.
+func TestFollowRewrittenAfterStart(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "log")
+	f := logFile(t, name)
+	write(t, f, "old 1\nold 2\n")
+	tl := startTailer(t, t.Context(), name, Options{}, FollowOptions{Start: -1, Poll: testPoll}, true).run()
+	tl.waitRead(t, name, 12)
+	tl.s.mu.Lock()
+	err := os.Truncate(name, 0)
+	if err == nil {
+		_, err = f.WriteString("new record 1\n")
+	}
+	tl.s.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl.expect(t, fRec{"new record 1\n", 0, 1})
+}
