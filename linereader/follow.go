@@ -222,7 +222,8 @@ type followed struct {
 // the other, whose Read waits at the end of the data instead of returning io.EOF. It ends
 // one file's data with io.EOF only when the engine is to move on (nextInput): to the
 // next file, once the current one is read to its end and its successor has data, or to
-// the start of the current one, once it has been truncated below what was read.
+// the start of the current one, once it has been truncated below what was read (or
+// written over since: see rewritten).
 //
 // Two goroutines use it: the loop's, in Read and nextInput, and the watcher, which
 // looks at the name when notifications or the poll timer say it may have changed, opens
