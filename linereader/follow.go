@@ -651,9 +651,4 @@ func (s *follower) setDetached() {
 // next record starts. For a Reader from Follow it is the checkpoint to resume from after
 // the current record, FollowOptions.Start, as long as the file has not been rotated
 // since. Like Offset, it counts from the start of the file being read now.
-func (r *Reader) EndOffset() int64 {
-	if r.ra != nil || len(r.queue) > 0 {
-		return r.curEnd
-	}
-	return r.e.end()
-}
+func (r *Reader) EndOffset() int64 { return r.e.end() }

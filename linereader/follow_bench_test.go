@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/foreachio/foreach/internal/cputime"
 )
 
 // benchRecord is record i of the throughput benchmark: short, as a terse log line, and
@@ -205,9 +207,10 @@ func BenchmarkFollowQuiet(b *testing.B) {
 func quietCPU(b *testing.B, mode string, settle, quiet time.Duration) int64 {
 	measure := func() int64 {
 		time.Sleep(settle)
-		c0 := cpuTime()
+		c0, _ := cputime.Now()
 		time.Sleep(quiet)
-		return cpuTime() - c0
+		c1, _ := cputime.Now()
+		return (c1 - c0).Nanoseconds()
 	}
 	if mode == "sleep" {
 		return measure()
