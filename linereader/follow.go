@@ -69,7 +69,8 @@ type FollowOptions struct {
 // goroutine watches the file's directory; the notification library runs one of its
 // own) and looks at the file every Poll in any case. Close releases the files, the
 // goroutines and the notifications; so does ctx being done. A Reader from Follow must
-// be closed (or its ctx ended) even after its loop ended; Reset must not be used on it.
+// be closed (or its ctx ended) even after its loop ended; Reset stops it too, and then
+// reads the new source as New would.
 //
 // Options that cannot be followed are invalid (the error wraps ErrInvalidOptions):
 // Decompress (a compressed stream is not read as it grows) and Whole without a Limit
@@ -645,10 +646,3 @@ func (s *follower) fail(err error) {
 func (s *follower) setDetached() {
 	s.detached.Store(s.seen == nil || !os.SameFile(s.seen, s.cur.id))
 }
-
-// EndOffset returns the offset just past the current record in the input (its separator
-// included, also with Chomp; for a run or a batch, past its last record): where the
-// next record starts. For a Reader from Follow it is the checkpoint to resume from after
-// the current record, FollowOptions.Start, as long as the file has not been rotated
-// since. Like Offset, it counts from the start of the file being read now.
-func (r *Reader) EndOffset() int64 { return r.e.end() }

@@ -96,6 +96,9 @@ func Open(name string, opt Options) (*Reader, error) {
 // numbers, offsets and Stats start again from 0, except Stats.Buffer, which is the
 // buffer's whole history.
 func (r *Reader) Reset(src io.Reader) {
+	if s, ok := r.e.src.(stopper); ok {
+		s.stop() // Follow's source: its watcher and files end with it
+	}
 	if r.file != nil {
 		r.file.Close()
 		r.file = nil
@@ -177,6 +180,13 @@ func (r *Reader) LineNo() int64 { return r.e.lineNo }
 // starts; in a Runs loop, where the run starts). In a section it is absolute. After the
 // end of the input it keeps the last record's offset.
 func (r *Reader) Offset() int64 { return r.e.base + int64(r.e.lo) }
+
+// EndOffset returns the offset just past the current record in the input (its separator
+// included, also with Chomp; for a run or a batch, past its last record): where the
+// next record starts. For a Reader from Follow it is the checkpoint to resume from after
+// the current record, FollowOptions.Start, as long as the file has not been rotated
+// since. Like Offset, it counts from the start of the file being read now.
+func (r *Reader) EndOffset() int64 { return r.e.end() }
 
 // Partial reports whether the current record is a piece of a longer record that the
 // next one continues (see Pieces).
