@@ -890,3 +890,26 @@ func TestFollowRewrittenAfterStart(t *testing.T) {
 	}
 	tl.expect(t, fRec{"new record 1\n", 0, 1})
 }
+
+// Reset on a Follow reader stops its watcher and closes its files, and the reader then
+// reads its new source as a plain one.
+func TestFollowReset(t *testing.T) {
+	modes(t, func(t *testing.T, notify bool) {
+		before := runtime.NumGoroutine()
+		name := filepath.Join(t.TempDir(), "log")
+		write(t, logFile(t, name), "a\nb\n")
+		r, err := follow(t.Context(), name, Options{Chomp: true}, FollowOptions{Poll: testPoll}, notify)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Next() || r.Text() != "a" {
+			t.Fatalf("first record %q, Err %v", r.Text(), r.Err())
+		}
+		r.Reset(strings.NewReader("x\ny"))
+		got, err := ReadAll(r, "Lines")
+		if err != nil || len(got) != 2 || got[0].Rec != "x" || got[1].Rec != "y" {
+			t.Fatalf("after Reset: %+v, %v", got, err)
+		}
+		goroutines(t, before)
+	})
+}
