@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 )
@@ -94,3 +95,12 @@ func (c countedFile) ReadAt(p []byte, off int64) (int, error) {
 }
 
 func (c countedFile) Close() error { return c.f.Close() }
+
+// LastModified is the local file's, for fileio.MatchFiles, which asks for it.
+func (countedFS) LastModified(_ context.Context, name string) (time.Time, error) {
+	info, err := os.Stat(localPath(name))
+	if err != nil {
+		return time.Time{}, err
+	}
+	return info.ModTime(), nil
+}
