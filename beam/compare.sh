@@ -7,6 +7,7 @@
 #   bash beam/compare.sh                 # ROUNDS=3
 #   ROUNDS=1 CASES="plain gzip" bash beam/compare.sh
 #   DATA=/var/tmp/compare bash beam/compare.sh   # keep the generated files (about 820 MB) for a rerun
+#   RAW=beam/compare-results.md bash beam/compare.sh  # no runs: render the runs of that file again
 #
 # The files are made from real text, the Go distribution's .go files (bench/compare's
 # gen mode: `go run ./bench/compare list` names the cases and the contenders). Each run is
@@ -14,10 +15,10 @@
 # the same process) under flock $LOCK, so that no two timings of the project overlap; the
 # contenders alternate within a round, in reverse order every other round. The bytes each
 # reader reads are counted by the harness's own Beam filesystem. The script is not part of
-# CI: it takes about 15 minutes for 3 rounds on a 2-core machine.
+# CI: 3 rounds took 43 minutes on a busy 2-core machine.
 set -euo pipefail
+RAW=${RAW:+$(realpath "$RAW")}
 cd "$(dirname "$0")"
-here=$(pwd)
 
 ROUNDS=${ROUNDS:-3}
 CASES=${CASES:-plain crlf long nofinal straddle gzip}
@@ -42,51 +43,76 @@ cmp=$WORK/compare
 if [ -z "$CONTENDERS" ]; then
 	CONTENDERS=$("$cmp" list | awk -F'\t' '$1 == "contender" {print $2}' | tr '\n' ' ')
 fi
-"$cmp" gen -dir "$DATA"
-mkdir -p "$WORK/ref"
-for c in $CASES; do
-	"$cmp" ref -dir "$DATA" -case "$c" >"$WORK/ref/$c.json"
-	cat "$DATA/$("$cmp" list | awk -F'\t' -v c="$c" '$1 == "case" && $2 == c {print $3}')" >/dev/null # into the page cache
-done
-echo "+ references made for: $CASES"
+# busy: the processes using 5% of a core or more over one second, by top's second sample.
+busy() {
+	top -b -n 2 -d 1 -w 512 | awk '/^top -/ {n++; rows = 0} n == 2 && $1 == "PID" {rows = 1; next} n == 2 && rows && $9 + 0 >= 5 {printf "%s%s (%s%%)", (k++ ? ", " : ""), $12, $9} END {if (!k) printf "none"}'
+}
 
-busy_before=$(ps -eo pcpu=,comm= --sort=-pcpu | head -n 5 | awk '{printf "%s%s (%s%%)", (NR > 1 ? ", " : ""), $2, $1}')
-read -ra cs <<<"$CASES"
-read -ra ks <<<"$CONTENDERS"
-: >"$WORK/raw.tsv"
-: >"$WORK/load"
-for ((round = 1; round <= ROUNDS; round++)); do
-	order=("${ks[@]}")
-	if ((round % 2 == 0)); then
-		order=()
-		for ((i = ${#ks[@]} - 1; i >= 0; i--)); do order+=("${ks[$i]}"); done
-	fi
-	for c in "${cs[@]}"; do
-		for k in "${order[@]}"; do
-			cut -d' ' -f1 /proc/loadavg >>"$WORK/load"
-			if /usr/bin/flock "$LOCK" /usr/bin/time -f '%e\t%U\t%S\t%M' -o "$WORK/time" \
-				timeout "$TIMEOUT" "$cmp" run -dir "$DATA" -case "$c" -contender "$k" -ref "$WORK/ref/$c.json" >"$WORK/line" 2>"$WORK/err"; then
-				:
-			else
-				status=$?
-				why="exit status $status: $(head -c 200 "$WORK/err" | tr '\t\n' '  ')"
-				if [ "$status" = 124 ]; then why="no result in ${TIMEOUT} s (stopped)"; fi
-				printf '%s\t%s\tfailed\t0\t0\t-1\t0\t0\t0\t0\t%s\n' "$c" "$k" "$why" >"$WORK/line"
-				tail -n 1 "$WORK/time" >"$WORK/time.last" && mv "$WORK/time.last" "$WORK/time"
-			fi
-			paste "$WORK/line" "$WORK/time" | tee -a "$WORK/raw.tsv" | cut -f1-5,12-14
-		done
+# measure: make the files and their references, run every contender ROUNDS times, and
+# write the runs to raw.tsv and the header of the tables to head.md.
+measure() {
+	"$cmp" gen -dir "$DATA"
+	mkdir -p "$WORK/ref"
+	for c in $CASES; do
+		"$cmp" ref -dir "$DATA" -case "$c" >"$WORK/ref/$c.json"
+		cat "$DATA/$("$cmp" list | awk -F'\t' -v c="$c" '$1 == "case" && $2 == c {print $3}')" >/dev/null # into the page cache
 	done
-	echo "+ round $round of $ROUNDS done"
-done
-busy_after=$(ps -eo pcpu=,comm= --sort=-pcpu | head -n 5 | awk '{printf "%s%s (%s%%)", (NR > 1 ? ", " : ""), $2, $1}')
-load=$(sort -n "$WORK/load" | awk '{v[NR] = $1} END {printf "%s to %s, median %s", v[1], v[NR], v[int((NR + 1) / 2)]}')
+	echo "+ references made for: $CASES"
 
+	busy_before=$(busy)
+	read -ra cs <<<"$CASES"
+	read -ra ks <<<"$CONTENDERS"
+	: >"$WORK/raw.tsv"
+	: >"$WORK/load"
+	for ((round = 1; round <= ROUNDS; round++)); do
+		order=("${ks[@]}")
+		if ((round % 2 == 0)); then
+			order=()
+			for ((i = ${#ks[@]} - 1; i >= 0; i--)); do order+=("${ks[$i]}"); done
+		fi
+		for c in "${cs[@]}"; do
+			for k in "${order[@]}"; do
+				cut -d' ' -f1 /proc/loadavg >>"$WORK/load"
+				if /usr/bin/flock "$LOCK" /usr/bin/time -f '%e\t%U\t%S\t%M' -o "$WORK/time" \
+					timeout "$TIMEOUT" "$cmp" run -dir "$DATA" -case "$c" -contender "$k" -ref "$WORK/ref/$c.json" >"$WORK/line" 2>"$WORK/err"; then
+					:
+				else
+					status=$?
+					why="exit status $status: $(head -c 200 "$WORK/err" | tr '\t\n' '  ')"
+					if [ "$status" = 124 ]; then why="no result in ${TIMEOUT} s (stopped)"; fi
+					printf '%s\t%s\tfailed\t0\t0\t-1\t0\t0\t0\t0\t%s\n' "$c" "$k" "$why" >"$WORK/line"
+					tail -n 1 "$WORK/time" >"$WORK/time.last" && mv "$WORK/time.last" "$WORK/time"
+				fi
+				paste "$WORK/line" "$WORK/time" | tee -a "$WORK/raw.tsv" | cut -f1-5,12-14
+			done
+		done
+		echo "+ round $round of $ROUNDS done"
+	done
+	busy_after=$(busy)
+	load=$(sort -n "$WORK/load" | awk '{v[NR] = $1} END {printf "%s to %s, median %s", v[1], v[NR], v[int((NR + 1) / 2)]}')
+
+	{
+		echo "Made by \`bash beam/compare.sh\` (ROUNDS=$ROUNDS) at commit $commit, $(date -u '+%Y-%m-%d %H:%M UTC'), with the Beam Go SDK $sdk on Prism (in-process, loopback workers)."
+		echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(go version | cut -d' ' -f3-), files in the page cache."
+		echo "Shared with other work: load average (1 min) $load before the runs; processes busy (5% of a core or more) at the start: $busy_before; at the end: $busy_after."
+		echo "Medians of $ROUNDS alternated runs, each its own process (start-up and pipeline construction included); CPU is user+sys; \"read\" is the bytes the reader asked of the filesystem; \"opens\" counts the files opened (one per restriction read, plus foreachio's look at each file when it makes the first restriction; a range when the runner split differently from run to run); a result holds for every run unless several are listed."
+	} >"$WORK/head.md"
+}
+
+# rerender: take the runs and the header of an earlier results file.
+rerender() {
+	awk '/^```$/ {inside = !inside; next} inside' "$1" >"$WORK/raw.tsv"
+	awk '/^Made by/ {on = 1} on && /^$/ {exit} on' "$1" >"$WORK/head.md"
+	[ -s "$WORK/raw.tsv" ] && [ -s "$WORK/head.md" ] || { echo "compare.sh: no runs in $1" >&2; exit 1; }
+}
+
+if [ -n "${RAW:-}" ]; then
+	rerender "$RAW"
+else
+	measure
+fi
 {
-	echo "Made by \`bash beam/compare.sh\` (ROUNDS=$ROUNDS) at commit $commit, $(date -u '+%Y-%m-%d %H:%M UTC'), with the Beam Go SDK $sdk on Prism (in-process, loopback workers)."
-	echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(go version | cut -d' ' -f3-), files in the page cache."
-	echo "Shared with other work: load average (1 min) $load before the runs; busiest processes at the start: $busy_before; at the end: $busy_after."
-	echo "Medians of $ROUNDS alternated runs, each its own process (start-up and pipeline construction included); CPU is user+sys; \"read\" is the bytes the reader asked of the filesystem; \"opens\" counts the files opened (one per restriction read, plus foreachio's look at each file when it makes the first restriction); a result holds for every run unless several are listed."
+	cat "$WORK/head.md"
 	echo
 	"$cmp" table "$WORK/raw.tsv"
 } >"$WORK/table.md"
