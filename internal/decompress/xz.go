@@ -3,256 +3,188 @@ package decompress
 import (
 	"bufio"
 	"fmt"
+
+	"github.com/ulikunitz/xz"
 )
 
-// xzWatch is the xz decoder's input. It follows the container structure of
-// the xz format (streams, blocks, LZMA2 chunks, index, footer and padding)
-// in the bytes the decoder reads, without decoding them, for two things
-// the xz package does not do:
-//
-//   - refuse a block whose LZMA2 dictionary is larger than maxWindow before
-//     the decoder allocates it (a 100-byte file may declare 4 GiB);
-//   - tell an input that ends after a complete stream from one cut short:
-//     the xz package reports a stream cut inside a block header, or right
-//     before one, as a clean end (io.EOF).
-//
-// It reads the bytes in the order the decoder consumes them, so its state
-// does not depend on how the decoder's reads are sized. Input it cannot
-// follow (what the decoder itself will reject) makes it stop watching.
-type xzWatch struct {
-	r   *bufio.Reader
-	err error // a refused dictionary: returned by every later read
+// xzDecoder decodes xz streams through a watch, which tells where the last
+// stream ended, tells a stream cut short from a complete one (the xz
+// package takes a stream cut inside a block header, or right before one,
+// for a clean end) and refuses a dictionary larger than maxWindow before
+// the decoder allocates it (a 100-byte file may declare 4 GiB).
+type xzDecoder struct {
+	d *xz.Reader
+	w *watch
+}
 
-	state xzState
-	next  xzState // the state after a skip
-	pos   int64   // bytes of the current stream read, for 4-byte alignment
-	need  int     // bytes still to collect into hdr, or to skip
-	hdr   []byte  // the header being collected, in hdrBuf
-	check int     // size of the current stream's check field
-	// varint is the index field being read, shift its bits so far;
-	// records counts the index fields still to read after it, once the
-	// first (their number) is counted.
+func newXzDecoder(r *bufio.Reader, offset func() int64) (*xzDecoder, error) {
+	w := newWatch(r, Xz, &xzFrames{}, offset)
+	// The watch consumes stream padding itself, so the decoder sees streams
+	// one after another; the xz package reads the stream header here.
+	d, err := xz.NewReader(w)
+	if err != nil {
+		return nil, w.result(err)
+	}
+	return &xzDecoder{d: d, w: w}, nil
+}
+
+func (z *xzDecoder) Read(p []byte) (int, error) {
+	n, err := z.d.Read(p)
+	if err != nil {
+		err = z.w.result(err)
+	}
+	return n, err
+}
+
+func (z *xzDecoder) close() {}
+
+// xzFrames is the structure of an xz stream (the .xz File Format, version
+// 1.2.1): a 12-byte stream header; blocks, each a header whose first byte
+// gives its size, LZMA2 chunks (a control byte, sizes, the chunk's
+// bytes; control byte 0 ends them), padding to four bytes and the check
+// that the stream header names; the index (a 0 byte, a count of records,
+// two varints per record, padding and a CRC32); and a 12-byte footer.
+type xzFrames struct {
+	state   xzState
+	check   int64  // size of the current stream's check field
+	block   []byte // the first byte of the block header being collected
+	control byte   // the control byte of the chunk whose header is collected
+	// varint is the index field being read, shift its bits so far; records
+	// counts the index fields still to read after it, once the first (their
+	// number) is read, as counted says.
 	varint, records uint64
 	shift           uint
 	counted         bool
-	pad             int64 // stream padding bytes since the last footer
-
-	hdrBuf [1024]byte
+	next            xzState // the state after a skip
 }
 
 type xzState uint8
 
 const (
-	xzStreamHeader xzState = iota // collecting the 12-byte stream header
+	xzStreamHeader xzState = iota // the 12-byte stream header
 	xzBlockStart                  // a block header's size byte, or 0 for the index
-	xzBlockHeader                 // collecting a block header
+	xzBlockHeader                 // the rest of a block header
 	xzChunk                       // an LZMA2 chunk's control byte
-	xzChunkHeader                 // collecting the rest of a chunk header
-	xzSkip                        // skipping need bytes, then next
-	xzIndex                       // reading the index's varints
-	xzFooter                      // collecting the 12-byte stream footer
-	xzAfter                       // after a footer: padding or another stream
-	xzLost                        // input the watch cannot follow
+	xzChunkHeader                 // the rest of a chunk header
+	xzSkip                        // bytes skipped, then next
+	xzIndex                       // a byte of the index's varints
+	xzFooter                      // the 12-byte stream footer
 )
 
-func newXzWatch(r *bufio.Reader) *xzWatch {
-	x := &xzWatch{r: r}
-	x.collect(xzStreamHeader, 12, nil)
-	return x
+func (x *xzFrames) start() unit {
+	x.state = xzStreamHeader
+	return unit{collect, 12}
 }
 
-// complete reports whether the bytes read so far end with a complete
-// stream and its padding (or could not be followed, in which case the
-// decoder's word is taken).
-func (x *xzWatch) complete() bool {
-	return x.state == xzLost || x.state == xzAfter && x.pad%4 == 0
+// skipThen skips n bytes, then reads in state s.
+func (x *xzFrames) skipThen(n int64, s xzState) unit {
+	x.state, x.next = xzSkip, s
+	return unit{skip, n}
 }
 
-func (x *xzWatch) ReadByte() (byte, error) {
-	if x.err != nil {
-		return 0, x.err
-	}
-	b, err := x.r.ReadByte()
-	if err == nil {
-		if x.state == xzSkip && x.need > 1 {
-			x.need--
-			x.pos++
-		} else {
-			x.see([]byte{b})
-		}
-		if x.err != nil {
-			return 0, x.err
-		}
-	}
-	return b, err
+// alignThen skips the padding from pos to the next multiple of four bytes
+// of the stream and then n more (a check field), then reads in state s.
+func (x *xzFrames) alignThen(pos, n int64, s xzState) unit {
+	return x.skipThen((4-pos%4)%4+n, s)
 }
 
-func (x *xzWatch) Read(p []byte) (int, error) {
-	if x.err != nil {
-		return 0, x.err
-	}
-	n, err := x.r.Read(p)
-	x.see(p[:n])
-	if x.err != nil {
-		return 0, x.err
-	}
-	return n, err
-}
-
-// collect starts collecting a header of n bytes in state s, first holding
-// the bytes in first.
-func (x *xzWatch) collect(s xzState, n int, first []byte) {
-	x.state = s
-	x.hdr = append(x.hdrBuf[:0], first...)
-	x.need = n - len(first)
-}
-
-// skip skips n bytes, then enters state s.
-func (x *xzWatch) skip(n int, s xzState) {
-	if n == 0 {
-		x.enter(s)
-		return
-	}
-	x.state, x.need, x.next = xzSkip, n, s
-}
-
-// enter goes to state s, which after a skip is xzBlockStart, xzChunk or
-// xzFooter.
-func (x *xzWatch) enter(s xzState) {
+// unitOf is the unit read in state s.
+func unitOf(s xzState) unit {
 	if s == xzFooter {
-		x.collect(xzFooter, 12, nil)
-		return
+		return unit{collect, 12}
 	}
-	x.state = s
+	return unit{collect, 1}
 }
 
-// alignThen skips the padding to the next multiple of four bytes of the
-// stream, then n bytes (a check field), then goes to state s.
-func (x *xzWatch) alignThen(n int, s xzState) {
-	x.skip(int((4-x.pos%4)%4)+n, s)
-}
-
-func (x *xzWatch) see(p []byte) {
-	for len(p) > 0 && x.state != xzLost && x.err == nil {
-		switch x.state {
-		case xzSkip:
-			k := min(x.need, len(p))
-			x.need -= k
-			x.pos += int64(k)
-			p = p[k:]
-			if x.need == 0 {
-				x.enter(x.next)
-			}
-			continue
-		case xzStreamHeader, xzBlockHeader, xzChunkHeader, xzFooter:
-			k := min(x.need, len(p))
-			x.hdr = append(x.hdr, p[:k]...)
-			x.need -= k
-			x.pos += int64(k)
-			p = p[k:]
-			if x.need == 0 {
-				x.parsed()
-			}
-			continue
-		}
-		b := p[0]
-		p = p[1:]
-		x.pos++
-		switch x.state {
-		case xzBlockStart:
-			if b == 0 {
-				x.state, x.varint, x.shift, x.counted = xzIndex, 0, 0, false
-			} else {
-				x.collect(xzBlockHeader, (int(b)+1)*4, []byte{b})
-			}
-		case xzChunk:
-			switch {
-			case b == 0: // the end of the LZMA2 data: padding and check follow
-				x.alignThen(x.check, xzBlockStart)
-			case b == 1 || b == 2: // an uncompressed chunk: 2 bytes of size
-				x.collect(xzChunkHeader, 3, []byte{b})
-			case b >= 0x80: // an LZMA chunk: sizes, then properties on a reset
-				n := 5
-				if b>>5&3 >= 2 {
-					n = 6
-				}
-				x.collect(xzChunkHeader, n, []byte{b})
-			default:
-				x.state = xzLost
-			}
-		case xzIndex:
-			if x.shift > 63 {
-				x.state = xzLost
-				break
-			}
-			x.varint |= uint64(b&0x7f) << x.shift
-			x.shift += 7
-			if b&0x80 != 0 {
-				break
-			}
-			if !x.counted {
-				// The first varint is the number of records, each of
-				// two varints.
-				x.counted = true
-				if x.varint > 1<<40 {
-					x.state = xzLost
-					break
-				}
-				x.records = 2 * x.varint
-			} else {
-				x.records--
-			}
-			x.varint, x.shift = 0, 0
-			if x.records == 0 {
-				x.alignThen(4, xzFooter) // padding, then the index's CRC32
-			}
-		case xzAfter:
-			if b == 0 {
-				x.pad++
-				break
-			}
-			if x.pad%4 != 0 {
-				x.state = xzLost
-				break
-			}
-			x.pos = 1
-			x.collect(xzStreamHeader, 12, []byte{b})
-		}
-	}
-}
-
-// parsed acts on a header collected in full.
-func (x *xzWatch) parsed() {
-	h := x.hdr
+func (x *xzFrames) parsed(h []byte, pos int64) (unit, error) {
 	switch x.state {
 	case xzStreamHeader:
-		id := int(h[7] & 0x0f)
 		x.check = 0
-		if id > 0 {
+		if id := int(h[7] & 0x0f); id > 0 {
 			x.check = 4 << ((id - 1) / 3) // 4, 8, 16, 32 or 64 bytes
 		}
 		x.state = xzBlockStart
+		return unit{collect, 1}, nil
+	case xzBlockStart:
+		if h[0] == 0 {
+			x.state, x.varint, x.shift, x.counted = xzIndex, 0, 0, false
+			return unit{collect, 1}, nil
+		}
+		x.state, x.block = xzBlockHeader, append(x.block[:0], h[0])
+		return unit{collect, (int64(h[0])+1)*4 - 1}, nil
 	case xzBlockHeader:
-		x.blockHeader(h)
+		return x.blockHeader(append(x.block, h...))
+	case xzChunk:
+		return x.chunk(h[0], pos), nil
 	case xzChunkHeader:
-		if h[0] < 0x80 {
-			x.skip(int(h[1])<<8|int(h[2])+1, xzChunk)
-		} else {
-			x.skip(int(h[3])<<8|int(h[4])+1, xzChunk)
+		x.state = xzChunk
+		if x.control < 0x80 { // uncompressed: 2 bytes of size - 1
+			return x.skipThen(int64(h[0])<<8|int64(h[1])+1, xzChunk), nil
 		}
+		return x.skipThen(int64(h[2])<<8|int64(h[3])+1, xzChunk), nil
+	case xzSkip:
+		x.state = x.next
+		return unitOf(x.next), nil
+	case xzIndex:
+		return x.index(h[0], pos), nil
 	case xzFooter:
-		if h[10] != 'Y' || h[11] != 'Z' {
-			x.state = xzLost
-			return
+		if h[10] == 'Y' && h[11] == 'Z' {
+			return unit{kind: boundary}, nil
 		}
-		x.state, x.pad, x.pos = xzAfter, 0, 0
 	}
+	return unit{kind: lost}, nil
+}
+
+// chunk acts on an LZMA2 chunk's control byte.
+func (x *xzFrames) chunk(b byte, pos int64) unit {
+	x.control = b
+	switch {
+	case b == 0: // the end of the LZMA2 data: padding and check follow
+		return x.alignThen(pos, x.check, xzBlockStart)
+	case b == 1 || b == 2: // an uncompressed chunk: 2 bytes of size
+		x.state = xzChunkHeader
+		return unit{collect, 2}
+	case b >= 0x80: // an LZMA chunk: sizes, then properties on a reset
+		x.state = xzChunkHeader
+		if b>>5&3 >= 2 {
+			return unit{collect, 5}
+		}
+		return unit{collect, 4}
+	}
+	return unit{kind: lost}
+}
+
+// index acts on a byte of the index's varints.
+func (x *xzFrames) index(b byte, pos int64) unit {
+	if x.shift > 63 {
+		return unit{kind: lost}
+	}
+	x.varint |= uint64(b&0x7f) << x.shift
+	x.shift += 7
+	if b&0x80 != 0 {
+		return unit{collect, 1}
+	}
+	if !x.counted {
+		// The first varint is the number of records, each of two varints.
+		x.counted = true
+		if x.varint > 1<<40 {
+			return unit{kind: lost}
+		}
+		x.records = 2 * x.varint
+	} else {
+		x.records--
+	}
+	x.varint, x.shift = 0, 0
+	if x.records == 0 {
+		return x.alignThen(pos, 4, xzFooter) // padding, then the index's CRC32
+	}
+	return unit{collect, 1}
 }
 
 // blockHeader reads the filters of a block header and refuses an LZMA2
 // dictionary larger than maxWindow.
-func (x *xzWatch) blockHeader(h []byte) {
-	x.state = xzLost
+func (x *xzFrames) blockHeader(h []byte) (unit, error) {
+	lost := unit{kind: lost}
 	i := 2
 	uvarint := func() (uint64, bool) {
 		var v uint64
@@ -270,7 +202,7 @@ func (x *xzWatch) blockHeader(h []byte) {
 	for _, present := range []bool{flags&0x40 != 0, flags&0x80 != 0} {
 		if present {
 			if _, ok := uvarint(); !ok {
-				return
+				return lost, nil
 			}
 		}
 	}
@@ -278,7 +210,7 @@ func (x *xzWatch) blockHeader(h []byte) {
 		id, ok1 := uvarint()
 		size, ok2 := uvarint()
 		if !ok1 || !ok2 || size > uint64(len(h)-4-i) {
-			return
+			return lost, nil
 		}
 		props := h[i : i+int(size)]
 		i += int(size)
@@ -288,10 +220,10 @@ func (x *xzWatch) blockHeader(h []byte) {
 				dict = uint64(2|props[0]&1) << (props[0]/2 + 11)
 			}
 			if dict > maxWindow {
-				x.err = fmt.Errorf("xz: dictionary of %d bytes is larger than the limit of %d", dict, maxWindow)
-				return
+				return lost, fmt.Errorf("xz: dictionary of %d bytes is larger than the limit of %d", dict, maxWindow)
 			}
 		}
 	}
 	x.state = xzChunk
+	return unit{collect, 1}, nil
 }

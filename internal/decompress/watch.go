@@ -1,0 +1,226 @@
+package decompress
+
+import (
+	"bufio"
+	"io"
+)
+
+// watch is the input of a decoder that reads a format's streams one after
+// another on its own (zstd's frames, lz4's, xz's streams). It follows the
+// container structure of the format in the bytes the decoder reads (frame
+// headers, block sizes, checksums; see framer) without decoding them, for
+// what the decoders do not do:
+//
+//   - at the end of every stream it decides what follows (see follow) before
+//     the decoder sees a byte of it: another stream is handed on; zero
+//     padding or the end of the input, and trailing data, end the input for
+//     the decoder (io.EOF), so that it delivers everything; end then says
+//     which it was;
+//   - an input that ends inside a stream is cut short, whatever the decoder
+//     thinks of it (the xz package takes some cuts for a clean end);
+//   - the framer may refuse a header before the decoder acts on it (an xz
+//     dictionary beyond maxWindow, which the decoder would allocate).
+//
+// It reads the bytes in the order the decoder consumes them, and never
+// more than the rest of the current unit in one read, so its state does not
+// depend on how the decoder's reads are sized, and no byte after a stream
+// is read before follow has seen it. Input the framer cannot follow (what
+// the decoder itself will reject, or a format variant without an end
+// marker) makes it stop watching: the decoder's word is then taken.
+type watch struct {
+	r      *bufio.Reader
+	format Format
+	frames framer
+	offset func() int64 // the input offset of r's next byte
+
+	// The unit the decoder is reading: kind, and need, the bytes of it still
+	// to read (need > 0 while kind is collect or skip). hdr holds a collected
+	// unit's bytes so far, in hdrBuf. pos counts the bytes of the current
+	// stream read so far.
+	kind   unitKind
+	need   int64
+	hdr    []byte
+	pos    int64
+	hdrBuf [maxUnit]byte
+
+	// done: at a boundary, follow found the end of the input (or padding,
+	// or trailing data: then err is set). err is what ends the input other
+	// than cleanly: trailing data, a magic number cut short, an error of the
+	// source, or a header the framer refused. Once the framer refuses, every
+	// read returns err.
+	done    bool
+	err     error
+	refused bool
+}
+
+// unitKind says how the watch reads the next bytes.
+type unitKind uint8
+
+const (
+	collect  unitKind = iota // gather need bytes, then the framer parses them
+	skip                     // hand need bytes on unseen, then ask the framer
+	boundary                 // a stream has ended: follow decides what comes next
+	lost                     // the structure cannot be followed: hand everything on
+)
+
+// maxUnit is the longest unit a framer collects: an xz block header.
+const maxUnit = 1024
+
+// unit is what a framer expects next.
+type unit struct {
+	kind unitKind
+	n    int64 // bytes to collect or skip
+}
+
+// A framer knows one format's container structure.
+type framer interface {
+	// start returns the first unit of a stream (the stream's magic number is
+	// known to be there).
+	start() unit
+	// parsed returns the unit after one read in full: h holds its bytes for
+	// a collected unit, nil for a skipped one; pos is the bytes of the stream
+	// read so far. A non-nil error refuses the stream.
+	parsed(h []byte, pos int64) (unit, error)
+}
+
+// newWatch returns a watch at the start of the input, which is taken as a
+// boundary: follow checks the first stream's magic number like any other.
+func newWatch(r *bufio.Reader, f Format, frames framer, offset func() int64) *watch {
+	return &watch{r: r, format: f, frames: frames, offset: offset, kind: boundary}
+}
+
+// ready decides, at a boundary, what follows, and starts the next stream if
+// there is one. It returns io.EOF when the decoder's input has ended.
+func (w *watch) ready() error {
+	if w.refused {
+		return w.err
+	}
+	if w.kind == boundary && !w.done {
+		next, err := follow(w.format, w.r, nil, w.offset())
+		switch {
+		case err != nil:
+			w.done, w.err = true, err
+		case next == endOfInput:
+			w.done = true
+		default:
+			w.pos = 0
+			w.begin(w.frames.start())
+		}
+	}
+	if w.done {
+		return io.EOF
+	}
+	return nil
+}
+
+// begin enters unit u, acting at once on units of no bytes.
+func (w *watch) begin(u unit) {
+	for {
+		w.kind, w.need, w.hdr = u.kind, u.n, w.hdrBuf[:0]
+		if (u.kind != collect && u.kind != skip) || u.n > 0 {
+			return
+		}
+		u = w.parse()
+		if w.refused {
+			return
+		}
+	}
+}
+
+// parse asks the framer for the unit after the current one.
+func (w *watch) parse() unit {
+	var h []byte
+	if w.kind == collect {
+		h = w.hdr
+	}
+	u, err := w.frames.parsed(h, w.pos)
+	if err != nil {
+		w.refused, w.err = true, err
+		return unit{kind: lost}
+	}
+	if u.kind == collect && u.n > maxUnit {
+		return unit{kind: lost}
+	}
+	return u
+}
+
+// see takes in b, bytes just read, which are at most the rest of the unit.
+func (w *watch) see(b []byte) {
+	if w.kind != collect && w.kind != skip {
+		return
+	}
+	if w.kind == collect {
+		w.hdr = append(w.hdr, b...)
+	}
+	w.need -= int64(len(b))
+	w.pos += int64(len(b))
+	if w.need == 0 {
+		w.begin(w.parse())
+	}
+}
+
+func (w *watch) Read(p []byte) (int, error) {
+	if err := w.ready(); err != nil {
+		return 0, err
+	}
+	if (w.kind == collect || w.kind == skip) && int64(len(p)) > w.need {
+		p = p[:w.need]
+	}
+	n, err := w.r.Read(p)
+	w.see(p[:n])
+	if w.refused {
+		return 0, w.err
+	}
+	return n, err
+}
+
+func (w *watch) ReadByte() (byte, error) {
+	if err := w.ready(); err != nil {
+		return 0, err
+	}
+	b, err := w.r.ReadByte()
+	if err != nil {
+		return 0, err
+	}
+	if w.kind == skip && w.need > 1 {
+		w.need-- // the common case, kept short: a byte inside compressed data
+		w.pos++
+		return b, nil
+	}
+	w.see([]byte{b})
+	if w.refused {
+		return 0, w.err
+	}
+	return b, nil
+}
+
+// result turns the error the decoder returned into the Reader's: a refused
+// header; at the decoder's io.EOF, what end says; otherwise the decoder's
+// error.
+func (w *watch) result(err error) error {
+	if w.refused {
+		return w.err
+	}
+	if err == io.EOF {
+		return w.end()
+	}
+	return err
+}
+
+// end reports how the input ended, once the decoder has reported io.EOF:
+// io.EOF when every stream was complete and nothing but padding followed;
+// the trailing data or the cut magic number follow found after the last
+// stream; io.ErrUnexpectedEOF when the input ended inside a stream. A watch
+// that lost the structure takes the decoder's word.
+func (w *watch) end() error {
+	if err := w.ready(); err != io.EOF && err != nil {
+		return err
+	}
+	switch {
+	case w.err != nil:
+		return w.err
+	case w.done, w.kind == lost:
+		return io.EOF
+	}
+	return io.ErrUnexpectedEOF
+}
