@@ -50,7 +50,8 @@ var (
 // stream, are trailing data: every byte of the streams before them is
 // delivered, and then an *Error that wraps ErrTrailingData and gives the
 // offset at which they start. A caller that reads such a file as zcat does
-// takes that error for a warning.
+// takes that error for a warning. (lz4's legacy frames have no end marker:
+// what follows one is read as its next block, as lz4 -d reads it.)
 //
 // A damaged stream (truncated or corrupt) gives every byte the decoder
 // produced before the damage and then an *Error. A truncated stream is
