@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/foreachio/foreach/internal/decompress"
 )
 
 // DefaultBufferSize is the initial buffer size, and the most bytes asked of the source per
@@ -28,6 +30,14 @@ var (
 	// ErrNotSplittable is wrapped by the error a section Reader reports when its options
 	// cannot be read in independent byte ranges (see NewSection).
 	ErrNotSplittable = errors.New("linereader: options cannot be split into sections")
+
+	// ErrTrailingData is wrapped by the error a Reader reports (Err) with
+	// Options.Decompress when the compressed input holds bytes after its last complete
+	// stream that are neither zero padding nor another stream. Every record of the
+	// streams before them has been yielded: a caller that reads as zcat does takes it for
+	// a warning. The error names the format and the compressed offset where the bytes
+	// start ("gzip: decompression OK, trailing data at compressed byte 30 ignored").
+	ErrTrailingData = decompress.ErrTrailingData
 )
 
 // Options says how input is cut into records. The zero value means lines ending in "\n",
@@ -46,7 +56,7 @@ type Options struct {
 	UTF8       bool   // a Limit cut never splits a UTF-8 character; without a Limit it has no effect
 	BufferSize int    // initial buffer size and the most bytes asked of the source per read; 0 means 64 KiB
 	MaxRecord  int    // > 0: a longer record stops iteration with *TooLongError; 0: unbounded
-	Decompress bool   // gzip, zstd, bzip2 or xz input (detected by its first bytes) is decompressed; other input passes unchanged
+	Decompress bool   // gzip, zstd, bzip2, xz or lz4 input (detected by its first bytes) is decompressed; other input passes unchanged
 }
 
 // Validate reports whether the options can be used, and if not, every reason why: it

@@ -1,7 +1,7 @@
 package main
 
 // -z on files made by the formats' own tools: the fixtures of internal/decompress
-// (gzip, zstd, bzip2 and xz at their default levels, see its testdata/README), read
+// (gzip, zstd, bzip2, xz and lz4 at their default levels, see its testdata/README), read
 // here as they are, so that these tests run where a tool is missing.
 // testdata/script/decompress.txtar makes larger files with the tools that are present.
 
@@ -20,7 +20,7 @@ import (
 const fixtures = "../../internal/decompress/testdata"
 
 var formats = []struct{ name, ext string }{
-	{"gzip", ".gz"}, {"zstd", ".zst"}, {"bzip2", ".bz2"}, {"xz", ".xz"},
+	{"gzip", ".gz"}, {"zstd", ".zst"}, {"bzip2", ".bz2"}, {"xz", ".xz"}, {"lz4", ".lz4"},
 }
 
 // Every mode gives the same output from a compressed file with -z as from the file
@@ -128,5 +128,63 @@ func TestDecompressDamaged(t *testing.T) {
 			assert.Equal(t, errs, errs2, what)
 			assert.Equal(t, "1 "+next+"\n1 total\n", out, what)
 		}
+	}
+}
+
+// Trailing data after a compressed file's last stream, as zcat reads it: every record is
+// printed (or counted), then one warning names the file, the format and the compressed
+// offset where the trailing data starts, and the exit status is 3 (read, with a warning)
+// unless a file failed, which makes it 1; the next files are read. Zero padding is
+// ignored silently.
+func TestDecompressTrailing(t *testing.T) {
+	plain := filepath.Join(fixtures, "lines.txt")
+	text, err := os.ReadFile(plain)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	next := filepath.Join(dir, "next")
+	require.NoError(t, os.WriteFile(next, []byte("next\n"), 0o644))
+	for _, f := range formats {
+		raw, err := os.ReadFile(plain + f.ext)
+		require.NoError(t, err)
+		write := func(name string, tail string) string {
+			path := filepath.Join(dir, name+f.ext)
+			require.NoError(t, os.WriteFile(path, append(append([]byte{}, raw...), tail...), 0o644))
+			return path
+		}
+		padded := write("padded", strings.Repeat("\x00", 512))
+		garbage := write("garbage", "trailing garbage\n")
+		warning := fmt.Sprintf("foreach: %s: %s: decompression OK, trailing data at compressed byte %d ignored\n", garbage, f.name, len(raw))
+
+		out, errs, status := runCmd(t, "", "-z", padded)
+		assert.Equal(t, 0, status, "%s padded: %s", f.name, errs)
+		assert.Empty(t, errs, f.name)
+		assert.True(t, out == string(text), "%s padded: output differs from the file's", f.name)
+
+		out, errs, status = runCmd(t, "", "-z", garbage, next)
+		assert.Equal(t, 3, status, f.name)
+		assert.Equal(t, warning, errs, f.name)
+		assert.True(t, out == string(text)+"next\n", "%s with garbage: every record, then the next file", f.name)
+
+		out, errs, status = runCmd(t, "", "-z", "-c", garbage, padded)
+		assert.Equal(t, 3, status, f.name)
+		assert.Equal(t, warning, errs, f.name)
+		assert.Equal(t, fmt.Sprintf("120 %s\n120 %s\n240 total\n", garbage, padded), out, f.name)
+
+		// A file that fails makes the status 1, before or after the warning.
+		cut := write("cut", "")
+		require.NoError(t, os.Truncate(cut, int64(len(raw)/2)))
+		for _, files := range [][]string{{garbage, cut}, {cut, garbage}} {
+			_, errs, status = runCmd(t, "", append([]string{"-z", "-n"}, files...)...)
+			assert.Equal(t, 1, status, "%s %q", f.name, files)
+			assert.Contains(t, errs, warning, f.name)
+			assert.Contains(t, errs, "foreach: "+cut+": "+f.name+": unexpected end of data at compressed byte ", f.name)
+		}
+
+		// Standard input is named as in other messages.
+		garbled, err := os.ReadFile(garbage)
+		require.NoError(t, err)
+		_, errs, status = runCmd(t, string(garbled), "-z", "-c")
+		assert.Equal(t, 3, status, f.name)
+		assert.Equal(t, strings.Replace(warning, garbage, "(standard input)", 1), errs, f.name)
 	}
 }

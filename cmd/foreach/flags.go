@@ -62,7 +62,9 @@ const usageHead = `Usage: foreach [flags] [FILE...]
 Print the records of each FILE in order on standard output; with no FILE, or
 when FILE is -, read standard input. With no flags the output is a byte-exact
 copy of the input. A file that cannot be read is reported on standard error
-and skipped (exit status 1); bad flags exit with status 2.
+and skipped (exit status 1); bad flags exit with status 2. With -z, bytes after
+the end of a compressed file's data (other than zero padding) are reported and
+ignored, as zcat does: exit status 3 if no file failed.
 'foreach bench --help' describes the benchmark.
 
 Flags:
@@ -120,7 +122,7 @@ func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
 	fs.BoolVarP(&cfg.number, "number", "n", false, "prefix each line with its number, as cat -n")
 	fs.BoolVarP(&cfg.withName, "with-filename", "H", false, "prefix each record with FILE:, as grep -H")
 	fs.BoolVarP(&cfg.count, "count", "c", false, "print the number of records per file (COUNT FILE) and a total")
-	fs.BoolVarP(&cfg.opt.Decompress, "decompress", "z", false, "read gzip, zstd, bzip2 and xz input decompressed (detected by content); other input as it is")
+	fs.BoolVarP(&cfg.opt.Decompress, "decompress", "z", false, "read gzip, zstd, bzip2, xz and lz4 input decompressed (detected by content); other input as it is")
 	fs.BoolVar(&cfg.stats, "stats", false, "after the run, print a summary on standard error")
 	cfg.progress = progressAuto
 	fs.VarPF(progressValue{&cfg.progress, progressOn}, "progress", "",

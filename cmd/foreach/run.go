@@ -291,7 +291,7 @@ func (c *command) printRecords(name string, r *linereader.Reader) {
 	}
 	c.lineBase += line
 	c.addStats(r.Stats())
-	if err := r.Err(); err != nil && !c.stopped {
+	if err := r.Err(); err != nil && !c.stopped && !c.warnTrailing(name, err) {
 		c.fail(name, err)
 	}
 }
@@ -344,7 +344,7 @@ func (c *command) copyRuns(name string, r *linereader.Reader) {
 		}
 	}
 	c.addStats(r.Stats())
-	if err := r.Err(); err != nil && !c.stopped {
+	if err := r.Err(); err != nil && !c.stopped && !c.warnTrailing(name, err) {
 		c.fail(name, err)
 	}
 }
@@ -404,7 +404,7 @@ func (c *command) count(name string, src io.Reader, file *os.File, size int64) {
 		}
 	}
 	c.addStats(r.Stats())
-	if err := r.Err(); err != nil {
+	if err := r.Err(); err != nil && !c.warnTrailing(name, err) {
 		c.fail(name, err)
 		return
 	}
@@ -534,6 +534,28 @@ func (c *command) fail(name string, err error) {
 		name = "(standard input)"
 	}
 	c.report(name, err)
+}
+
+// statusWarning is the exit status when every file was read but one had trailing data
+// after its compressed streams (and none failed): 2 is taken by usage errors, which read
+// nothing, so a script can still tell "read, with a warning" from both.
+const statusWarning = 3
+
+// warnTrailing reports err, when it is trailing data after the last compressed stream of
+// the input name (-z), as a warning: every record was read, as zcat reads such a file. It
+// reports whether err was that.
+func (c *command) warnTrailing(name string, err error) bool {
+	if !errors.Is(err, linereader.ErrTrailingData) {
+		return false
+	}
+	if c.status == 0 {
+		c.status = statusWarning
+	}
+	if name == "-" {
+		name = "(standard input)"
+	}
+	c.report(name, err)
+	return true
 }
 
 // report writes "foreach: what: reason" on standard error, where reason does not
