@@ -51,6 +51,9 @@ type watch struct {
 	done    bool
 	err     error
 	refused bool
+
+	// cut: the source ended inside a unit of a stream.
+	cut bool
 }
 
 // unitKind says how the watch reads the next bytes.
@@ -171,6 +174,9 @@ func (w *watch) Read(p []byte) (int, error) {
 	if w.refused {
 		return 0, w.err
 	}
+	if err == io.EOF {
+		w.cut = w.kind == collect || w.kind == skip
+	}
 	return n, err
 }
 
@@ -180,6 +186,9 @@ func (w *watch) ReadByte() (byte, error) {
 	}
 	b, err := w.r.ReadByte()
 	if err != nil {
+		if err == io.EOF {
+			w.cut = w.kind == collect || w.kind == skip
+		}
 		return 0, err
 	}
 	if w.kind == skip && w.need > 1 {
