@@ -1,27 +1,39 @@
 #!/usr/bin/env bash
-# Times decompression on the 64 MiB tall and mixed corpora, each compressed by gzip, zstd,
-# bzip2 and xz at the tool's default level, and writes benchmarks/results/compress.md:
+# Times decompression on real text (the Go distribution's .go files concatenated to 128
+# MiB) and on the 64 MiB tall and mixed corpora, each compressed by gzip, zstd, xz, lz4 and
+# bzip2 at the tool's default level, and writes benchmarks/results/compress.md:
 #
-#   1. with hyperfine, each tool's decompressor piped into wc -l against foreach -z -c on the
-#      same file (the foreach rows are left out, with a note, while foreach --help does not
-#      list -z);
-#   2. the Go benchmarks of internal/decompress (BenchmarkDecode): this repository's reader
-#      against klauspost/compress used directly and against the standard library's gzip.
+#   1. foreach -z -c F against TOOL -dc F | wc -l, the command a person would otherwise
+#      run: ROUNDS alternating pairs per file (the order swapped every pair, after one
+#      untimed run of each that also checks that both count the same lines), the wall time
+#      and the CPU time (user+sys of the whole process tree, from wait4) of every run; the
+#      table gives the medians and the median of the per-pair ratios;
+#   2. BenchmarkDecode of internal/decompress: the decoders in one process, this
+#      repository's reader beside the libraries used directly (benchstat, COUNT runs).
 #
-# Needs gzip, zstd, bzip2, xz, hyperfine (apt-get install hyperfine) and python3 (to tabulate
-# hyperfine's CPU times). The files are kept in $WORK (default: a temporary directory removed
-# at the end). On a shared machine, name a lock file in LOCK: each timed step then runs under
-# flock LOCK, so that no other measurement that takes the lock runs at the same time (the
-# files are made outside it):
+# The files are made by the benchmark's own code (benchmarks.MakeFile for the corpora, the
+# tools for the compressed files), outside the lock, and kept in WORK when it is set. The
+# timings run under flock LOCK (default /tmp/foreach-bench.lock; LOCK= for none), so that
+# no other measurement that takes the lock runs at the same time; the load average
+# before and after is written with the figures, since other work on a shared machine is
+# not kept out by the lock.
 #
-#   benchmarks/compress.sh                                  # RUNS=5 COUNT=6
-#   LOCK=/tmp/foreach-bench.lock WORK=/tmp/compress benchmarks/compress.sh
+#   benchmarks/compress.sh                                   # ROUNDS=11 BZIP2_ROUNDS=5 COUNT=6
+#   WORK=/tmp/compress ROUNDS=21 benchmarks/compress.sh      # keep the files; more pairs
+#   ONLY=real benchmarks/compress.sh                         # one corpus (real, tall, mixed)
+#
+# Needs gzip, zstd, xz, lz4, bzip2 and python3. A tree with uncommitted changes under
+# internal/decompress, linereader or cmd is measured as COMMIT+changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-runs="${RUNS:-5}"
+rounds="${ROUNDS:-11}"
+bzip2_rounds="${BZIP2_ROUNDS:-5}"
 count="${COUNT:-6}"
-for tool in gzip zstd bzip2 xz hyperfine python3; do
+lock="${LOCK-/tmp/foreach-bench.lock}"
+shapes="${ONLY:-real tall mixed}"
+bench="Decode/($(echo $shapes | tr ' ' '|'))/"
+for tool in gzip zstd xz lz4 bzip2 python3; do
 	command -v "$tool" >/dev/null || { echo "compress.sh: $tool is needed" >&2; exit 1; }
 done
 
@@ -34,105 +46,140 @@ else
 fi
 go build -o "$work/foreach" ./cmd/foreach
 go test -c -o "$work/decompress.test" ./internal/decompress
-commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- internal/decompress go.mod || echo '+changes')"
+commit="$(git rev-parse --short HEAD)"
+git diff --quiet HEAD -- internal/decompress linereader cmd go.mod || commit="$commit+changes"
 
-# Files: tall.txt and mixed.txt, and each compressed at the tool's default level.
-for shape in tall mixed; do
-	f="$work/$shape.txt"
-	# Each file is written under a temporary name and renamed, so that an interrupted run
-	# leaves no partial file behind for the next to take as made.
-	[ -s "$f" ] || { go run ./testdata/gen --shape "$shape" --size 64MiB -o "$f.tmp" && mv "$f.tmp" "$f"; }
-	[ -s "$f.gz" ] || { gzip -c "$f" >"$f.tmp" && mv "$f.tmp" "$f.gz"; }
-	[ -s "$f.zst" ] || { zstd -q -c "$f" >"$f.tmp" && mv "$f.tmp" "$f.zst"; }
-	[ -s "$f.bz2" ] || { bzip2 -c "$f" >"$f.tmp" && mv "$f.tmp" "$f.bz2"; }
-	[ -s "$f.xz" ] || { xz -c "$f" >"$f.tmp" && mv "$f.tmp" "$f.xz"; }
-	cat "$f"* >/dev/null # into the page cache
+# The files, made (and put in the page cache) before anything is timed.
+DECOMPRESS_BENCH_DIR="$work" DECOMPRESS_BENCH_MAKE=1 "$work/decompress.test" \
+	-test.run '^$' -test.bench "$bench" -test.benchtime 1x >/dev/null
+for shape in $shapes; do
+	cat "$work/$shape.txt"* >/dev/null
 done
 
-# timed CMD...: CMD, under flock $LOCK when LOCK is set.
-timed() {
-	if [ -n "${LOCK:-}" ]; then
-		flock "$LOCK" "$@"
-	else
-		"$@"
-	fi
-}
+# pairs OUT.json ROUNDS: the command-line timings of every file, as JSON lines in OUT.
+pairs() {
+	python3 - "$work" "$1" "$2" "$bzip2_rounds" $shapes <<'PY'
+import json, os, statistics, subprocess, sys, time
 
-if "$work/foreach" --help 2>&1 | grep -q -- '--decompress'; then
-	with_z=1
-else
-	with_z=0
-fi
+work, out, rounds, bzip2_rounds, shapes = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5:]
+tools = [("gz", "gzip"), ("zst", "zstd"), ("xz", "xz"), ("lz4", "lz4"), ("bz2", "bzip2")]
 
-# table FILE.json: hyperfine's results as a markdown table with CPU time (user+sys, children
-# included) beside wall time.
-table() {
-	python3 - "$1" "$work/" <<'PY'
-import json, sys
-res = json.load(open(sys.argv[1]))["results"]
-strip = sys.argv[2]
-base = min(r["median"] for r in res)
-print("| Command | Median wall [ms] | Min [ms] | Max [ms] | User+sys [ms] | Wall vs fastest |")
-print("|:---|---:|---:|---:|---:|---:|")
-for r in res:
-    cmd = r["command"].replace(strip, "").replace("|", "\\|")  # a pipe inside a table cell
-    print(f"| `{cmd}` | {r['median']*1e3:.0f} | {r['min']*1e3:.0f} | {r['max']*1e3:.0f} | "
-          f"{(r['user']+r['system'])*1e3:.0f} | {r['median']/base:.2f} |")
+def run(argv):
+    """Runs argv with its output thrown away; returns wall and CPU seconds of the process tree."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        sys.exit(f"compress.sh: {argv} exited with {p.returncode}")
+    return wall, ru.ru_utime + ru.ru_stime
+
+def lines(argv):
+    return int(subprocess.run(argv, capture_output=True, check=True, text=True).stdout.split()[0])
+
+with open(out, "w") as o:
+    for shape in shapes:
+        for ext, tool in tools:
+            f = f"{work}/{shape}.txt.{ext}"
+            theirs = ["sh", "-c", f"{tool} -dc {f} | wc -l"]
+            ours = [f"{work}/foreach", "-z", "-c", f]
+            if lines(theirs) != lines(ours):
+                sys.exit(f"compress.sh: {f}: foreach and {tool} count different lines")
+            n = bzip2_rounds if ext == "bz2" else rounds
+            runs = {"tool": [], "foreach": []}
+            for i in range(n):
+                order = [("tool", theirs), ("foreach", ours)]
+                if i % 2:
+                    order.reverse()
+                for name, argv in order:
+                    runs[name].append(run(argv))
+            o.write(json.dumps({"shape": shape, "ext": ext, "tool": tool, "runs": runs}) + "\n")
 PY
 }
+
+# table IN.json: the markdown table of the timings.
+table() {
+	python3 - "$1" <<'PY'
+import json, statistics, sys
+
+goals = {"gz": 1.2, "zst": 0.9, "xz": 0.6, "lz4": 1.0}
+print("| File | Tool pipeline: wall [ms] | CPU [ms] | `foreach -z -c`: wall [ms] | CPU [ms] | Speed (tool wall / foreach wall) | CPU (tool / foreach) | Goal |")
+print("|:---|---:|---:|---:|---:|---:|---:|:---|")
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    t, f = r["runs"]["tool"], r["runs"]["foreach"]
+    med = lambda xs: statistics.median(xs) * 1e3
+    speed = statistics.median(a[0] / b[0] for a, b in zip(t, f))
+    cpu = statistics.median(a[1] / b[1] for a, b in zip(t, f))
+    goal = ""
+    if r["shape"] == "real" and r["ext"] in goals:
+        g = goals[r["ext"]]
+        goal = f"≥ {g:.1f}×: {'met' if speed >= g else 'not met'}"
+    name = f"{r['shape']}.txt.{r['ext']}"
+    print(f"| {name} (`{r['tool']} -dc \\| wc -l`) | {med([x[0] for x in t]):.0f} | {med([x[1] for x in t]):.0f} | "
+          f"{med([x[0] for x in f]):.0f} | {med([x[1] for x in f]):.0f} | {speed:.2f}× | {cpu:.2f}× | {goal} |")
+PY
+}
+
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# The timings, under the lock.
+if [ -n "$lock" ]; then
+	exec 9>"$lock"
+	flock 9
+fi
+load_before="$(load)"
+pairs "$work/pairs.json" "$rounds"
+DECOMPRESS_BENCH_DIR="$work" "$work/decompress.test" -test.run '^$' -test.bench "$bench" \
+	-test.benchtime 1x -test.count "$count" >"$work/bench.txt"
+load_after="$(load)"
+if [ -n "$lock" ]; then
+	flock -u 9
+fi
 
 out=benchmarks/results/compress.md
 mkdir -p benchmarks/results
 {
-	echo "# Decompression: foreach's reader and the tools"
+	echo "# Decompression: foreach -z and the tools"
 	echo
 	echo "- Commit measured: $commit"
 	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(go env GOOS)/$(go env GOARCH), $(go env GOVERSION)"
-	echo "- Tools: $(gzip --version | head -1), zstd $(zstd -V | grep -o 'v[0-9.]*' | head -1), bzip2 $(bzip2 --help 2>&1 | head -1 | grep -o 'Version [0-9.]*' | cut -d' ' -f2), $(xz --version | head -1)"
-	echo "- Data: \`go run ./testdata/gen --shape SHAPE --size 64MiB\`, compressed by each tool at its default level, in the page cache"
-	echo "- Command: \`benchmarks/compress.sh\` (RUNS=$runs, COUNT=$count)"
+	echo "- Load average (1, 5, 15 min) before the timings: $load_before; after: $load_after"
+	echo "- Tools: $(gzip --version | head -1), zstd $(zstd -V | grep -o 'v[0-9.]*' | head -1), $(xz --version | head -1), lz4 $(lz4 --version 2>&1 | grep -o 'v[0-9.]*' | head -1), bzip2 $(bzip2 --help 2>&1 | head -1 | grep -o 'Version [0-9.]*' | cut -d' ' -f2)"
+	echo "- Data: real.txt is the Go distribution's .go files concatenated in path order to 128 MiB; tall.txt and mixed.txt the generated corpora of 64 MiB (benchmarks.MakeFile); each compressed by its tool at the default level (xz with one thread, its default in 5.4), in the page cache"
+	echo "- Command: \`benchmarks/compress.sh\` (ROUNDS=$rounds pairs, BZIP2_ROUNDS=$bzip2_rounds, COUNT=$count)"
 	echo
 	echo "| File | Bytes | Ratio |"
 	echo "|:---|---:|---:|"
-	for shape in tall mixed; do
+	for shape in $shapes; do
 		size=$(wc -c <"$work/$shape.txt")
 		echo "| $shape.txt | $size | 1 |"
-		for ext in gz zst bz2 xz; do
+		for ext in gz zst xz lz4 bz2; do
 			c=$(wc -c <"$work/$shape.txt.$ext")
 			echo "| $shape.txt.$ext | $c | $(python3 -c "print(f'{$c/$size:.3f}')") |"
 		done
 	done
 	echo
-	echo "## The tools' decompressors into wc -l, and foreach -z -c"
+	echo "## foreach -z -c against the tool's decompressor into wc -l"
 	echo
-	if [ "$with_z" = 0 ]; then
-		echo "(foreach -z -c rows skipped: this build's \`foreach --help\` does not list -z, --decompress.)"
-		echo
-	fi
-	for shape in tall mixed; do
-		f="$work/$shape.txt"
-		for pair in "gz:gzip" "zst:zstd" "bz2:bzip2" "xz:xz"; do
-			ext="${pair%%:*}" tool="${pair#*:}"
-			cmds=("$tool -dc $f.$ext | wc -l")
-			[ "$with_z" = 1 ] && cmds+=("$work/foreach -z -c $f.$ext")
-			timed hyperfine -w 1 -r "$runs" --output=null --export-json "$work/h.json" "${cmds[@]}" >/dev/null
-			echo "### $shape.txt.$ext"
-			echo
-			table "$work/h.json"
-			echo
-		done
-	done
+	echo "Medians of alternating pairs of whole-process runs (the order swapped every pair); CPU is"
+	echo "user+sys of the process tree (for the pipeline: the shell, the tool and wc). Speed is the"
+	echo "median of the per-pair ratios of wall times, tool over foreach: above 1, foreach is faster."
+	echo "The goals of the real-text rows are those of issue 24."
+	echo
+	table "$work/pairs.json"
+	echo
 	echo "## Go: BenchmarkDecode (internal/decompress)"
 	echo
-	echo "Reading each file from memory through a 64 KiB buffer. \`decompress\` is this repository's"
-	echo "reader; \`klauspost*\` the library used directly (\`-sync\`: one goroutine, as the reader"
-	echo "uses it; \`-default\`: the library's default concurrency, decoding ahead on other"
-	echo "goroutines); \`stdlib\` is compress/gzip. MB/s are decompressed bytes; cpu-ns/op is the"
-	echo "process's user+sys time per decode. Medians of COUNT=$count alternating runs (benchstat)."
+	echo "Each file decoded from memory through a 64 KiB buffer, in one process. \`decompress\` is"
+	echo "this repository's reader; \`klauspost*\`, \`pierrec\` the libraries used directly (\`-sync\`:"
+	echo "one goroutine, as the reader uses zstd; \`-default\`: the library's default concurrency,"
+	echo "decoding ahead on other goroutines); \`stdlib\` is compress/gzip; \`ulikunitz\` is the xz"
+	echo "decoder the reader used before xi2/xz. MB/s are decompressed bytes; cpu-sec/op is the"
+	echo "process's user+sys time per decode. Medians of COUNT=$count runs (benchstat)."
 	echo
 	echo '```'
-	DECOMPRESS_BENCH_DIR="$work" timed "$work/decompress.test" -test.run '^$' -test.bench 'Decode' \
-		-test.benchtime 2x -test.count "$count" >"$work/bench.txt"
 	go tool benchstat -filter '.unit:(sec/op OR B/s OR cpu-ns/op)' "$work/bench.txt" | grep -v '^goos\|^goarch\|^pkg\|^cpu' | sed "s#$work/##g"
 	echo '```'
 } >"$out"

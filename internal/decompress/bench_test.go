@@ -1,6 +1,7 @@
 package decompress_test
 
 import (
+	"bufio"
 	"bytes"
 	stdgzip "compress/gzip"
 	"fmt"
@@ -14,16 +15,21 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+	"github.com/pierrec/lz4/v4"
+	ulikunitz "github.com/ulikunitz/xz"
 
+	"github.com/foreachio/foreach/benchmarks"
 	"github.com/foreachio/foreach/internal/decompress"
 	"github.com/foreachio/foreach/testdata/gen/corpus"
 )
 
-// The benchmarks decode the 64 MiB tall and mixed corpora compressed by
-// each format's own tool at its default level. The files are made on first
-// use, in $DECOMPRESS_BENCH_DIR when it is set (benchmarks/compress.sh sets
-// it, so that the script and the benchmarks share them and they are kept
-// between runs), else in a temporary directory removed at the end.
+// The benchmarks decode real text (the Go distribution's .go files
+// concatenated to 128 MiB, benchmarks.MakeFile's "real") and the 64 MiB tall
+// and mixed corpora, compressed by each format's own tool at its default
+// level. The files are made on first use, in $DECOMPRESS_BENCH_DIR when it is
+// set (benchmarks/compress.sh sets it, so that the script and the benchmarks
+// share them and they are kept between runs), else in a temporary directory
+// removed at the end.
 //
 //	go test -run '^$' -bench . -benchtime 3x ./internal/decompress
 //
@@ -31,15 +37,26 @@ import (
 // (user and system) of the process per operation, which shows what a
 // decoder's own goroutines cost besides the wall time.
 
-const benchSize = 64 << 20
+// benchShapes are the corpora, and the size of each.
+var benchShapes = []struct {
+	shape string
+	size  int64
+}{
+	{benchmarks.Real, 128 << 20},
+	{string(corpus.Tall), 64 << 20},
+	{string(corpus.Mixed), 64 << 20},
+}
 
+// benchTools are the commands that make the compressed files, each tool at
+// its default level (xz: one thread, as xz 5.4 has it by default).
 var benchTools = []struct {
 	ext, command string
 }{
 	{"gz", "gzip -c"},
 	{"zst", "zstd -c -q"},
 	{"bz2", "bzip2 -c"},
-	{"xz", "xz -c"},
+	{"xz", "xz -c -T1"},
+	{"lz4", "lz4 -c -q"},
 }
 
 var (
@@ -61,7 +78,7 @@ func TestMain(m *testing.M) {
 // benchInput returns the plain corpus of shape and its compressed form
 // made by the tool for ext, making and keeping the files when they are
 // missing.
-func benchInput(b *testing.B, shape corpus.Shape, ext string) (plain, compressed []byte) {
+func benchInput(b *testing.B, shape string, size int64, ext string) (plain, compressed []byte) {
 	b.Helper()
 	benchMu.Lock()
 	defer benchMu.Unlock()
@@ -77,11 +94,13 @@ func benchInput(b *testing.B, shape corpus.Shape, ext string) (plain, compressed
 	if benchDirErr != nil {
 		b.Fatal(benchDirErr)
 	}
-	name := filepath.Join(benchDir, string(shape)+".txt")
+	name := filepath.Join(benchDir, shape+".txt")
 	if _, err := os.Stat(name); err != nil {
-		if _, err := corpus.WriteFile(name, corpus.Spec{Shape: shape, Size: benchSize}); err != nil {
+		f, err := benchmarks.MakeFile(benchDir, shape, size)
+		if err != nil {
 			b.Fatal(err)
 		}
+		name = f.Path
 	}
 	plain, err := os.ReadFile(name)
 	if err != nil {
@@ -133,8 +152,9 @@ func benchInput(b *testing.B, shape corpus.Shape, ext string) (plain, compressed
 }
 
 // decoders are the contenders: this package's Reader for every format, and
-// beside it the libraries used directly (to see the Reader's own cost) and
-// the standard library's gzip.
+// beside it the libraries used directly (to see the Reader's own cost), the
+// standard library's gzip, and github.com/ulikunitz/xz, the xz decoder this
+// package used before xi2/xz (see xz.go).
 var decoders = []struct {
 	name, ext string
 	open      func(io.Reader) (io.Reader, func(), error)
@@ -160,6 +180,14 @@ var decoders = []struct {
 	}},
 	{"bzip2/decompress", "bz2", openDecompress},
 	{"xz/decompress", "xz", openDecompress},
+	{"xz/ulikunitz", "xz", func(r io.Reader) (io.Reader, func(), error) {
+		zr, err := ulikunitz.NewReader(bufio.NewReaderSize(r, 64<<10))
+		return zr, func() {}, err
+	}},
+	{"lz4/decompress", "lz4", openDecompress},
+	{"lz4/pierrec", "lz4", func(r io.Reader) (io.Reader, func(), error) {
+		return lz4.NewReader(r), func() {}, nil
+	}},
 }
 
 func openDecompress(r io.Reader) (io.Reader, func(), error) {
@@ -187,10 +215,13 @@ func drainBench(r io.Reader, buf []byte, check []byte) (int64, error) {
 }
 
 func BenchmarkDecode(b *testing.B) {
-	for _, shape := range []corpus.Shape{corpus.Tall, corpus.Mixed} {
+	for _, sh := range benchShapes {
 		for _, d := range decoders {
-			b.Run(string(shape)+"/"+d.name, func(b *testing.B) {
-				plain, compressed := benchInput(b, shape, d.ext)
+			b.Run(sh.shape+"/"+d.name, func(b *testing.B) {
+				plain, compressed := benchInput(b, sh.shape, sh.size, d.ext)
+				if os.Getenv("DECOMPRESS_BENCH_MAKE") != "" {
+					b.Skip("DECOMPRESS_BENCH_MAKE: the files are made, nothing is timed")
+				}
 				buf := make([]byte, 64<<10)
 				// The benchmark checks its output once before it counts.
 				r, closer, err := d.open(bytes.NewReader(compressed))
