@@ -216,10 +216,12 @@ func TestSkippableFrames(t *testing.T) {
 	}
 }
 
-// TestTruncated cuts the short fixtures at every length. A cut shorter
-// than the magic number is plain input and comes back as it is; any other
-// cut short of the whole gives a prefix of the original and then an *Error;
-// the whole gives the original. (The short fixtures are made with the
+// TestTruncated cuts the short fixtures at every length, read whole and a
+// byte at a time. A cut shorter than the magic number is plain input and
+// comes back as it is; any other cut short of the whole gives a prefix of the
+// original and then an *Error; the whole gives the original. (How much of
+// the data before a cut comes out may depend on how src's reads are sized:
+// the xz decoder needs a few bytes of input ahead of what it decodes.) (The short fixtures are made with the
 // smallest bzip2 block and a 64 KiB xz dictionary, so that each of the
 // thousands of decoders allocates little.)
 func TestTruncated(t *testing.T) {
@@ -231,8 +233,12 @@ func TestTruncated(t *testing.T) {
 			if testing.Short() {
 				step = 7
 			}
-			for n := 0; n <= len(input); n += step {
-				got, err, f := decode(t, input[:n], nil)
+			for i := 0; i < 2*len(input)+2; i += step {
+				n, wrap := i/2, adversaries[0].wrap
+				if i%2 == 1 {
+					wrap = iotest.OneByteReader
+				}
+				got, err, f := decode(t, input[:n], wrap)
 				switch {
 				case n < fx.magic:
 					if err != nil || f != decompress.None || !bytes.Equal(got, input[:n]) {
