@@ -29,7 +29,8 @@ func (z *lz4Decoder) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (z *lz4Decoder) close() {}
+// close gives the decoder's block buffers back to the library's pool.
+func (z *lz4Decoder) close() { z.d.Reset(nil) }
 
 // lz4Frames is the structure of lz4 frames (the LZ4 Frame Format
 // Description, lz4_Frame_format.md): a magic number; a descriptor of two
