@@ -33,7 +33,7 @@ func (z *lz4Decoder) Read(p []byte) (int, error) {
 func (z *lz4Decoder) close() { z.d.Reset(nil) }
 
 // lz4Frames is the structure of lz4 frames (the LZ4 Frame Format
-// Description, lz4_Frame_format.md): a magic number; a descriptor of two
+// Description, version 1.6): a magic number; a descriptor of two
 // flag bytes, an optional 8-byte content size and 4-byte dictionary ID,
 // and a header checksum byte; blocks of a 4-byte size (0 ends the frame)
 // and that many bytes, each followed by a 4-byte checksum when the flags ask
