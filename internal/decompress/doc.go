@@ -42,9 +42,8 @@
 // Gzip and zstd are decoded by github.com/klauspost/compress, whose gzip
 // decoder is faster than the standard library's compress/gzip and whose
 // zstd decoder is pure Go (the standard library has none); bzip2 by the
-// standard library's compress/bzip2; xz by github.com/xi2/xz, a Go port of
-// XZ Embedded (the standard library has none; see xz.go for why not
-// github.com/ulikunitz/xz); lz4 by
+// standard library's compress/bzip2; xz by github.com/ulikunitz/xz, a pure-Go
+// xz decoder (the standard library has none); lz4 by
 // github.com/pierrec/lz4/v4, the usual pure-Go lz4 library, which reads the
 // frame format, skippable and legacy frames. The package's benchmarks
 // measure them (bench_test.go; the figures are in

@@ -51,9 +51,6 @@ type watch struct {
 	done    bool
 	err     error
 	refused bool
-
-	// cut: the source ended inside a unit of a stream.
-	cut bool
 }
 
 // unitKind says how the watch reads the next bytes.
@@ -174,9 +171,6 @@ func (w *watch) Read(p []byte) (int, error) {
 	if w.refused {
 		return 0, w.err
 	}
-	if err == io.EOF {
-		w.cut = w.kind == collect || w.kind == skip
-	}
 	return n, err
 }
 
@@ -186,9 +180,6 @@ func (w *watch) ReadByte() (byte, error) {
 	}
 	b, err := w.r.ReadByte()
 	if err != nil {
-		if err == io.EOF {
-			w.cut = w.kind == collect || w.kind == skip
-		}
 		return 0, err
 	}
 	if w.kind == skip && w.need > 1 {

@@ -3,26 +3,22 @@ package decompress
 import (
 	"bufio"
 	"fmt"
-	"io"
 
-	"github.com/xi2/xz"
+	"github.com/ulikunitz/xz"
 )
 
-// xzDecoder decodes xz streams with github.com/xi2/xz, a Go port of XZ
-// Embedded (the xz decoder of the Linux kernel), through a watch, which
-// tells where the last stream ended, tells a stream cut short from a
-// complete one (the decoder says "truncated or corrupt") and refuses a
-// dictionary larger than maxWindow before the decoder allocates it (a
-// 100-byte file may declare 4 GiB; the decoder is given the same limit).
+// xzDecoder decodes xz streams through a watch, which tells where the last
+// stream ended, tells a stream cut short from a complete one (the xz
+// package takes a stream cut inside a block header, or right before one,
+// for a clean end) and refuses a dictionary larger than maxWindow before
+// the decoder allocates it (a 100-byte file may declare 4 GiB).
 //
-// The port decodes the Go sources in 1.35 s of CPU where
-// github.com/ulikunitz/xz, the maintained pure-Go xz package, took 1.9 s
-// (xz -d: 0.72 s), and it reads the BCJ filters (x86, PowerPC, IA-64, ARM,
-// ARM-Thumb, SPARC) and the delta filter that xz applies to executables and
-// tables, which ulikunitz/xz refuses; it has not changed since 2017, so the
-// package's tests and fuzz targets are what vouch for it here. It does not
-// know the ARM64 and RISC-V filters of xz 5.4 and 5.6: a file that uses them
-// is an error.
+// github.com/ulikunitz/xz is the maintained pure-Go xz decoder. A port of XZ
+// Embedded (github.com/xi2/xz) decodes faster and reads the BCJ and delta
+// filters that xz applies to executables, but it has not changed since 2017,
+// and a decoder of untrusted input has to be one that is kept: those filters
+// are an error here (TestToolsXzFilters), and the speed is what it is (the
+// measurements are in docs/performance.md).
 type xzDecoder struct {
 	d *xz.Reader
 	w *watch
@@ -32,7 +28,7 @@ func newXzDecoder(r *bufio.Reader, offset func() int64) (*xzDecoder, error) {
 	w := newWatch(r, Xz, &xzFrames{}, offset)
 	// The watch consumes stream padding itself, so the decoder sees streams
 	// one after another; the xz package reads the stream header here.
-	d, err := xz.NewReader(w, maxWindow)
+	d, err := xz.NewReader(w)
 	if err != nil {
 		return nil, w.result(err)
 	}
@@ -41,10 +37,6 @@ func newXzDecoder(r *bufio.Reader, offset func() int64) (*xzDecoder, error) {
 
 func (z *xzDecoder) Read(p []byte) (int, error) {
 	n, err := z.d.Read(p)
-	if err == xz.ErrBuf && z.w.cut {
-		// The decoder's "truncated or corrupt": the input ended inside a stream.
-		err = io.ErrUnexpectedEOF
-	}
 	if err != nil {
 		err = z.w.result(err)
 	}
