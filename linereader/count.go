@@ -3,11 +3,14 @@ package linereader
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"sync"
+
+	"github.com/foreachio/foreach/internal/decompress"
 )
 
 // countPolicy says when and how Count reads a file in parallel sections.
@@ -28,7 +31,9 @@ var parallelCount = countPolicy{minFile: 4 << 20, minSection: 4 << 20, readSize:
 // CountAt for how, and for what happens if the file changes meanwhile. A pipe, a device
 // or anything else that is not a regular file has no size to split: it is counted by one
 // sequential read to its end. Invalid options are reported before the file is opened. On
-// any error the count returned is 0.
+// an error the count returned is 0, but for trailing data after compressed input (an
+// error wrapping ErrTrailingData): every record was read, the count is theirs, and the
+// error says what followed them.
 func Count(name string, opt Options, workers int) (int64, error) {
 	if err := opt.Validate(); err != nil {
 		return 0, err
@@ -49,7 +54,7 @@ func Count(name string, opt Options, workers int) (int64, error) {
 	if !countsSeparators(cfg) {
 		return countRecords(New(f, opt))
 	}
-	return countStream(f, cfg, parallelCount.readSize)
+	return countInput(f, cfg, parallelCount.readSize)
 }
 
 // CountAt returns the number of records in the first size bytes of ra: Count over a file
@@ -60,13 +65,16 @@ func Count(name string, opt Options, workers int) (int64, error) {
 // are read by concurrent ReadAt calls, which io.ReaderAt allows.
 //
 // Invalid options (see Options.Validate) and a negative size are reported before
-// anything is read. On any error the count returned is 0.
+// anything is read. On an error the count returned is 0, but for trailing data after
+// compressed input, as for Count.
 //
 // With a separator that cannot overlap itself, no Limit and no MaxRecord, the count is the
 // number of separators, plus one for an unterminated last record: it is counted with
 // bytes.Count over large reads, without cutting records. An input of 4 MiB or more is
 // counted in sections of at least 4 MiB by up to `workers` goroutines. Smaller inputs and
-// other options are counted by one sequential read.
+// other options are counted by one sequential read, and so is compressed input (with
+// Options.Decompress), whose separators are counted in the decompressed bytes as they
+// come, with no record cut.
 //
 // Only [0, size) is read: bytes past it, such as those appended to a file after its size
 // was taken, are not counted. The input must not shrink below size while it is counted:
@@ -90,18 +98,28 @@ func CountAt(ra io.ReaderAt, size int64, opt Options, workers int) (int64, error
 		return countRecords(New(src, opt))
 	}
 	pol := parallelCount
-	if size < pol.minFile || workers == 1 {
-		return countStream(src, cfg, pol.readSize)
+	if size < pol.minFile || workers == 1 || opt.Decompress {
+		return countInput(src, cfg, pol.readSize)
 	}
 	return countParallel(ra, size, cfg, workers, pol)
 }
 
 // countsSeparators reports whether records can be counted as separators, without cutting
-// them: a separator that cannot overlap itself, no Limit (splittable says both), no
-// MaxRecord to check each record against, and bytes that are the records' own (not
-// compressed).
+// them: a separator that cannot overlap itself, no Limit (splittable says both) and no
+// MaxRecord to check each record against.
 func countsSeparators(cfg config) bool {
-	return cfg.splittable() == nil && cfg.opt.MaxRecord == 0 && !cfg.opt.Decompress
+	return cfg.splittable() == nil && cfg.opt.MaxRecord == 0
+}
+
+// countInput counts the separators of src in one sequential read, of its bytes or, with
+// Options.Decompress, of the bytes it decompresses to.
+func countInput(src io.Reader, cfg config, readSize int) (int64, error) {
+	if !cfg.opt.Decompress {
+		return countStream(src, cfg, readSize)
+	}
+	d := decompress.NewReader(src)
+	defer d.Close()
+	return countStream(d, cfg, readSize)
 }
 
 // sizedReader reads [0, size) of ra from the start, as an io.Reader. An end of input before
@@ -139,8 +157,10 @@ func countRecords(r *Reader) (int64, error) {
 			n++
 		}
 	}
-	if err := r.Err(); err != nil {
+	if err := r.Err(); err != nil && !errors.Is(err, ErrTrailingData) {
 		return 0, err
+	} else if err != nil {
+		return n, err // read completely: the count, and what followed the records
 	}
 	return n, nil
 }
@@ -153,6 +173,7 @@ func countStream(src io.Reader, cfg config, readSize int) (int64, error) {
 	var occ int64
 	keep, total := 0, int64(0)
 	endsWithSep := false
+	var trailing error
 	empties := 0
 	for {
 		n, err := src.Read(buf[keep:])
@@ -169,6 +190,10 @@ func countStream(src io.Reader, cfg config, readSize int) (int64, error) {
 		if err == io.EOF {
 			break
 		}
+		if errors.Is(err, ErrTrailingData) {
+			trailing = err // read completely: count, then say what followed
+			break
+		}
 		if err != nil {
 			return 0, err
 		}
@@ -181,7 +206,7 @@ func countStream(src io.Reader, cfg config, readSize int) (int64, error) {
 	if total > 0 && !endsWithSep {
 		occ++
 	}
-	return occ, nil
+	return occ, trailing
 }
 
 // countParallel splits [0, size) of src into sections handed out to workers; each counts

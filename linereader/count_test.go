@@ -2,6 +2,7 @@ package linereader
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -184,4 +186,65 @@ func TestCountAtLongRecordInBoundedMemory(t *testing.T) {
 	var tooLong *TooLongError
 	require.ErrorAs(t, err, &tooLong)
 	require.Equal(t, int64(0), tooLong.Offset)
+}
+
+// Compressed input is counted by its separators in the decompressed bytes, for every
+// option set and format, as a Next loop counts its records; trailing data after the last
+// stream gives the whole count and an error wrapping ErrTrailingData, and a stream cut
+// short gives 0 and its error.
+func TestCountCompressed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 9))
+	dir := t.TempDir()
+	in := RandomOver(rng, sectionAlphabet, 50_000)
+	for format, data := range map[string][]byte{"gzip": gzipped(t, in), "zstd": zstded(t, in)} {
+		for _, opt := range countOptions {
+			opt.Decompress = true
+			want := sequentialCountOf(t, bytes.NewReader(data), opt)
+			what := fmt.Sprintf("%s %+v", format, opt)
+			got, err := CountAt(bytes.NewReader(data), int64(len(data)), opt, 2)
+			require.NoError(t, err, what)
+			require.Equal(t, want, got, what)
+
+			name := filepath.Join(dir, format)
+			require.NoError(t, os.WriteFile(name, append(bytes.Clone(data), "garbage"...), 0o644))
+			got, err = Count(name, opt, 2)
+			require.ErrorIs(t, err, ErrTrailingData, what)
+			require.Equal(t, want, got, "%s with trailing data", what)
+
+			got, err = CountAt(bytes.NewReader(data[:len(data)-3]), int64(len(data)-3), opt, 2)
+			require.Error(t, err, "%s cut short", what)
+			require.False(t, errors.Is(err, ErrTrailingData), "%s cut short: %v", what, err)
+			require.Zero(t, got, what)
+		}
+	}
+}
+
+// sequentialCountOf is the number of records a Next loop over src yields.
+func sequentialCountOf(t *testing.T, src io.Reader, opt Options) int64 {
+	t.Helper()
+	r := New(src, opt)
+	var n int64
+	for r.Next() {
+		n++
+	}
+	require.NoError(t, r.Err())
+	return n
+}
+
+func gzipped(t *testing.T, p []byte) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	_, err := w.Write(p)
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	return b.Bytes()
+}
+
+func zstded(t *testing.T, p []byte) []byte {
+	t.Helper()
+	w, err := zstd.NewWriter(nil)
+	require.NoError(t, err)
+	defer w.Close()
+	return w.EncodeAll(p, nil)
 }
