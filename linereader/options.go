@@ -60,7 +60,8 @@ type Options struct {
 }
 
 // Validate reports whether the options can be used, and if not, every reason why: it
-// returns nil, or an error that wraps ErrInvalidOptions and names each field at fault.
+// returns nil, or an error that wraps ErrInvalidOptions and names each field at fault (an
+// *OptionsError, whose Faults give them one by one).
 // The options are invalid when
 //
 //   - Paragraph and Whole are both set (a record cannot both end at blank lines and
@@ -78,32 +79,88 @@ type Options struct {
 // rejects --utf8 without --limit as a likely mistake.) Decompress combines with every
 // other field.
 func (o Options) Validate() error {
-	var faults []string
+	var faults []OptionFault
+	conflict := func(a, b string) {
+		faults = append(faults, OptionFault{Field: a, With: b, Text: a + " and " + b + " conflict"})
+	}
+	outOfRange := func(field, text string) {
+		faults = append(faults, OptionFault{Field: field, Text: field + " " + text})
+	}
 	if o.Paragraph && o.Whole {
-		faults = append(faults, "Paragraph and Whole conflict")
+		conflict("Paragraph", "Whole")
 	}
 	if len(o.Sep) > 0 && o.Paragraph {
-		faults = append(faults, "Sep and Paragraph conflict")
+		conflict("Sep", "Paragraph")
 	}
 	if len(o.Sep) > 0 && o.Whole {
-		faults = append(faults, "Sep and Whole conflict")
+		conflict("Sep", "Whole")
 	}
 	if o.Limit < 0 {
-		faults = append(faults, fmt.Sprintf("Limit %d is negative", o.Limit))
+		outOfRange("Limit", fmt.Sprintf("%d is negative", o.Limit))
 	}
 	if o.BufferSize < 0 {
-		faults = append(faults, fmt.Sprintf("BufferSize %d is negative", o.BufferSize))
+		outOfRange("BufferSize", fmt.Sprintf("%d is negative", o.BufferSize))
 	}
 	if o.BufferSize > MaxBufferSize {
-		faults = append(faults, fmt.Sprintf("BufferSize %d is larger than %d", o.BufferSize, MaxBufferSize))
+		outOfRange("BufferSize", fmt.Sprintf("%d is larger than %d", o.BufferSize, MaxBufferSize))
 	}
 	if o.MaxRecord < 0 {
-		faults = append(faults, fmt.Sprintf("MaxRecord %d is negative", o.MaxRecord))
+		outOfRange("MaxRecord", fmt.Sprintf("%d is negative", o.MaxRecord))
 	}
 	if len(faults) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%w: %s", ErrInvalidOptions, strings.Join(faults, "; "))
+	return &OptionsError{Faults: faults}
+}
+
+// OptionsError is the error Validate returns: every fault it found, in the order Validate
+// lists them. It wraps ErrInvalidOptions. A program whose settings come from elsewhere (a
+// command line, a configuration file) can use the faults' fields to name its own settings.
+type OptionsError struct {
+	Faults []OptionFault // at least one
+}
+
+// OptionFault is one reason Options are invalid.
+type OptionFault struct {
+	Field string // the field at fault, as named in Options: "Paragraph", "Sep", "Limit", ...
+	With  string // the field Field conflicts with; "" when Field's own value is out of range
+	Text  string // the fault in words, naming the fields: "Sep and Whole conflict", "Limit -1 is negative"
+}
+
+// Error is "linereader: invalid options: " and every fault's Text, separated by "; ".
+func (e *OptionsError) Error() string {
+	texts := make([]string, len(e.Faults))
+	for i, f := range e.Faults {
+		texts[i] = f.Text
+	}
+	return ErrInvalidOptions.Error() + ": " + strings.Join(texts, "; ")
+}
+
+// Unwrap returns ErrInvalidOptions.
+func (e *OptionsError) Unwrap() error { return ErrInvalidOptions }
+
+// Splittable reports whether records under o can be read in independent byte ranges
+// (NewSection, Partition, CountAt's parallel sections): it returns nil, or an error that
+// wraps ErrNotSplittable (or ErrInvalidOptions) and says why. The options are splittable
+// exactly when every occurrence of the separator ends a record and nothing else does: no
+// Paragraph, Whole or Limit, and a separator that cannot overlap itself ("\n", "\r\n" and
+// ";" are such separators; "aa" and "aba" are not: whether "aaa" ends a record depends on
+// everything before it). The records of a run of whole records (see Runs) can then be
+// found by searching for the separator alone. With Decompress, an input that turns out to
+// be compressed cannot be split whatever the options: NewSection reports that once it has
+// seen the input's first bytes.
+func (o Options) Splittable() error {
+	c := newConfig(o)
+	return c.splittable()
+}
+
+// Verbatim reports whether the records under o, concatenated, are always exactly the
+// input: nothing is dropped (Chomp), skipped (the newlines around paragraphs) or
+// decompressed, and no record can stop iteration (MaxRecord). A program that would write
+// every record unchanged can then copy the input as it is instead. Invalid options are
+// not verbatim.
+func (o Options) Verbatim() bool {
+	return o.Validate() == nil && !o.Chomp && !o.Paragraph && !o.Decompress && o.MaxRecord == 0
 }
 
 // mode is how a record ends, decided once from the Options.
