@@ -14,8 +14,8 @@ func TestBenchUsageErrorIsOneLine(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"--runs", "0"}, "foreach bench: invalid --runs 0: must be at least 1\n"},
-		{[]string{"--no-such-flag"}, "foreach bench: unknown flag: --no-such-flag\n"},
+		{[]string{"--runs", "0"}, "foreach bench: invalid --runs argument '0': must be at least 1\n"},
+		{[]string{"--no-such-flag"}, "foreach bench: unrecognized option '--no-such-flag'\n"},
 	} {
 		var out, errs bytes.Buffer
 		code := runBench(tc.args, &out, &errs)

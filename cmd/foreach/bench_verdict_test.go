@@ -10,7 +10,7 @@ func samplesOf(mbps ...float64) []sample {
 	return s
 }
 
-// The verdict comes from the rounds' ratios: their median and range, and "no clear
+// The comparison comes from the rounds' ratios: their median and range, and "no clear
 // difference" exactly when the range includes 1.00.
 func TestRatioVerdict(t *testing.T) {
 	base := samplesOf(100, 100, 100)
@@ -19,16 +19,19 @@ func TestRatioVerdict(t *testing.T) {
 		b    []sample
 		want string
 	}{
-		{samplesOf(120, 130, 110), base, "1.20× [1.10–1.30]\tfaster"},
-		{samplesOf(80, 90, 70), base, "0.80× [0.70–0.90]\tslower"},
-		{samplesOf(95, 130, 110), base, "1.10× [0.95–1.30]\tno clear difference"},
-		{samplesOf(100, 120, 110), base, "1.10× [1.00–1.20]\tno clear difference"},
+		{samplesOf(120, 130, 110), base, "1.20× [1.10–1.30] faster"},
+		{samplesOf(80, 90, 70), base, "0.80× [0.70–0.90] slower"},
+		{samplesOf(95, 130, 110), base, "1.10× [0.95–1.30] no clear difference"},
+		{samplesOf(100, 120, 110), base, "1.10× [1.00–1.20] no clear difference"},
 		// Paired by round: the same speeds against a baseline that moves with them.
-		{samplesOf(120, 60, 90), samplesOf(100, 50, 75), "1.20× [1.20–1.20]\tfaster"},
-		{samplesOf(150), samplesOf(100), "1.50× [1.50–1.50]\tone round: no spread to judge by (use --runs)"},
+		{samplesOf(120, 60, 90), samplesOf(100, 50, 75), "1.20× [1.20–1.20] faster"},
+		{samplesOf(150), samplesOf(100), "1.50× [1.50–1.50] one round: no spread to judge by (use --runs)"},
+		// The ratio of the medians (90/100 here) is not the comparison: the rounds' ratios are.
+		{samplesOf(90, 300, 80), samplesOf(100, 100, 40), "2.00× [0.90–3.00] no clear difference"},
 	} {
-		if got := ratioVerdict(tc.a, tc.b); got != tc.want {
-			t.Errorf("ratioVerdict(%v, %v) = %q, want %q", tc.a, tc.b, got, tc.want)
+		vs := compare(tc.a, tc.b)
+		if got := vs.ratio() + " " + vs.verdict(); got != tc.want {
+			t.Errorf("compare(%v, %v) = %q, want %q", tc.a, tc.b, got, tc.want)
 		}
 	}
 }

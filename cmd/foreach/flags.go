@@ -50,10 +50,16 @@ func usagef(format string, args ...any) error {
 	return &usageError{fmt.Sprintf(format, args...)}
 }
 
+// invalidArg is the usage error for a flag's value, in GNU's words
+// ("invalid --buffer-size argument 'x'") followed by what is wrong with it.
+func invalidArg(flag, value, why string) error {
+	return usagef("invalid --%s argument %s: %s", flag, quoteValue(value), why)
+}
+
 // tryHelp follows a usage error's one line, in GNU's words.
 const tryHelp = "Try 'foreach --help' for more information.\n"
 
-// errVersion asks for the version line.
+// errVersion asks for the version.
 var errVersion = errors.New("version requested")
 
 const usageHead = `Usage: foreach [flags] [FILE...]
@@ -94,7 +100,8 @@ whole (up to SIZE), so that a record it refuses is never partly printed.
 
 Output is written in large blocks; when an input is a pipe, terminal, socket
 or FIFO, what is pending is written before every read that may wait, so
-'tail -f log | foreach -n' shows each line as it comes.
+'tail -f log | foreach -n' shows each line as it comes. With no flag that
+changes a byte, a regular file is copied by the kernel where it can.
 
 -f prints FILE's records, then each record appended to it as soon as it is
 complete, as tail -F does: when FILE is renamed away and created anew, or
@@ -104,21 +111,25 @@ printed (the last record of a file rotated away is complete, and gets the
 output separator if it lacks one). SIGINT or SIGTERM ends it, with status 0.
 `
 
-// newFlagSet defines the flags of the main command on cfg and on the returned
-// raw values that need validation.
+// rawFlags holds the values of the flags that are checked after parsing, as typed.
+type rawFlags struct {
+	sep, ors, limit, maxRecord, buffer, jobs string
+	null, help, version                      bool
+}
+
+// newFlagSet defines the flags of the main command on cfg, and on raw for the values
+// that are checked after parsing.
 func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
-	fs := pflag.NewFlagSet("foreach", pflag.ContinueOnError)
-	fs.SortFlags = false
-	fs.SetOutput(discard{})
+	fs := newFlags("foreach")
 	raw.sep = `\n`
-	fs.VarP(textValue{&raw.sep}, "sep", "s", "record separator")
+	fs.VarP(typed{&raw.sep, "STR"}, "sep", "s", "record separator")
 	fs.BoolVarP(&raw.null, "null", "0", false, `records end with NUL, as from find -print0 (same as --sep '\0')`)
 	fs.BoolVarP(&cfg.opt.Paragraph, "paragraph", "p", false, `paragraph mode: records end at a blank line (\n\n)`)
 	fs.BoolVar(&cfg.opt.Whole, "whole", false, "the whole input is one record (with --limit: fixed-size pieces)")
-	fs.StringVarP(&raw.limit, "limit", "l", "", "at most `N` bytes per record")
+	fs.VarP(typed{&raw.limit, "N"}, "limit", "l", "at most N bytes per record")
 	fs.BoolVar(&cfg.opt.UTF8, "utf8", false, "with --limit: a cut never splits a UTF-8 character")
 	fs.BoolVarP(&cfg.opt.Chomp, "chomp", "C", false, `drop each record's separator (and write --ors, by default \n)`)
-	fs.Var(textValue{&raw.ors}, "ors", `written after each record (default: nothing; with --chomp, \n)`)
+	fs.Var(typed{&raw.ors, "STR"}, "ors", `written after each record (default: nothing; with --chomp, \n)`)
 	fs.BoolVarP(&cfg.number, "number", "n", false, "prefix each line with its number, as cat -n")
 	fs.BoolVarP(&cfg.withName, "with-filename", "H", false, "prefix each record with FILE:, as grep -H")
 	fs.BoolVarP(&cfg.count, "count", "c", false, "print the number of records per file (COUNT FILE) and a total")
@@ -130,44 +141,44 @@ func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
 		NoOptDefVal = "true"
 	fs.VarPF(progressValue{&cfg.progress, progressOff}, "no-progress", "", "never draw a progress bar").
 		NoOptDefVal = "true"
-	fs.Var(sizeValue{&raw.maxRecord}, "max-record", "fail a record longer than SIZE: the file is reported and skipped")
+	fs.Var(typed{&raw.maxRecord, "SIZE"}, "max-record", "fail a record longer than SIZE: the file is reported and skipped")
 	// 128 KiB, as cat reads: against 64 KiB (the library's default) it halves the
-	// system calls of the plain copy, which took a third less CPU time for it.
+	// system calls of the copy.
 	raw.buffer = "128KiB"
-	fs.Var(sizeValue{&raw.buffer}, "buffer", "bytes per read")
-	fs.IntVarP(&cfg.jobs, "jobs", "j", runtime.NumCPU(), "with --count: read large regular files in `N` parallel sections")
+	fs.Var(typed{&raw.buffer, "SIZE"}, "buffer", "bytes per read")
+	fs.VarP(typed{&raw.jobs, "N"}, "jobs", "j", "with --count: read large regular files in N parallel sections")
 	fs.Lookup("jobs").DefValue = "number of CPUs"
 	fs.BoolVarP(&cfg.follow, "follow", "f", false, "after the end, keep reading FILE as it grows, across log rotation and truncation, as tail -F")
 	fs.BoolVar(&cfg.fromEnd, "from-end", false, "with --follow: start at the current end of FILE")
 	fs.BoolVarP(&raw.help, "help", "h", false, "print this help")
-	fs.BoolVar(&raw.version, "version", false, "print the version")
+	fs.BoolVar(&raw.version, "version", false, "print the version and the revision it was built from")
 	return fs
 }
 
-// textValue is a STR flag. pflag shows a string flag's default as a quoted Go string
-// ("\\n" for the two characters \n); this type is shown as typed: (default \n).
-type textValue struct{ s *string }
+// newFlags is an empty flag set that reports errors to its caller only.
+func newFlags(name string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.SetOutput(discard{})
+	return fs
+}
 
-func (v textValue) String() string {
+// typed is a flag whose value is kept as typed and checked after parsing. Its type
+// names the value in the help (STR, SIZE, N), and its default is shown as typed: pflag
+// would show a string flag's default \n quoted as a Go string, "\\n".
+type typed struct {
+	s   *string
+	typ string
+}
+
+func (v typed) String() string {
 	if v.s == nil {
 		return ""
 	}
 	return *v.s
 }
-func (v textValue) Set(s string) error { *v.s = s; return nil }
-func (v textValue) Type() string       { return "STR" }
-
-// sizeValue is a SIZE flag, validated after parsing; shown like textValue.
-type sizeValue struct{ s *string }
-
-func (v sizeValue) String() string {
-	if v.s == nil {
-		return ""
-	}
-	return *v.s
-}
-func (v sizeValue) Set(s string) error { *v.s = s; return nil }
-func (v sizeValue) Type() string       { return "SIZE" }
+func (v typed) Set(s string) error { *v.s = s; return nil }
+func (v typed) Type() string       { return v.typ }
 
 // progressValue is --progress or --no-progress: both set one mode, so the last of
 // them on the command line wins, as with GNU tools. "--progress=false" turns the
@@ -184,7 +195,7 @@ func (v progressValue) Set(s string) error {
 	b, err := strconv.ParseBool(s)
 	switch {
 	case err != nil:
-		return errors.New("not a boolean (true or false)")
+		return errNotBool
 	case b:
 		*v.mode = v.on
 	case v.on == progressOn:
@@ -195,11 +206,7 @@ func (v progressValue) Set(s string) error {
 	return nil
 }
 
-// rawFlags holds flag values before validation.
-type rawFlags struct {
-	sep, limit, ors, maxRecord, buffer string
-	null, help, version                bool
-}
+var errNotBool = errors.New("not true or false")
 
 // discard is io.Discard without importing io here.
 type discard struct{}
@@ -219,10 +226,7 @@ func parseArgs(args []string) (*config, error) {
 	var raw rawFlags
 	fs := newFlagSet(cfg, &raw)
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil, err
-		}
-		return nil, &usageError{err.Error()}
+		return nil, flagError(err)
 	}
 	if raw.help {
 		return nil, pflag.ErrHelp
@@ -231,81 +235,135 @@ func parseArgs(args []string) (*config, error) {
 		return nil, errVersion
 	}
 	cfg.files = fs.Args()
-
-	sepSet := fs.Changed("sep")
-	switch {
-	case sepSet && raw.null:
-		return nil, usagef("--sep and --null cannot be used together")
-	case cfg.opt.Paragraph && cfg.opt.Whole:
-		return nil, usagef("--paragraph and --whole cannot be used together")
-	case (sepSet || raw.null) && cfg.opt.Paragraph:
-		return nil, usagef("--%s and --paragraph cannot be used together", sepName(raw.null))
-	case (sepSet || raw.null) && cfg.opt.Whole:
-		return nil, usagef("--%s and --whole cannot be used together", sepName(raw.null))
+	if err := cfg.records(fs, &raw); err != nil {
+		return nil, err
 	}
-	if raw.null {
+	if err := cfg.sizes(fs, &raw); err != nil {
+		return nil, err
+	}
+	if err := optionsError(cfg.opt.Validate(), fs, &raw); err != nil {
+		return nil, err
+	}
+	if err := noEffect(fs, cfg); err != nil {
+		return nil, err
+	}
+	return cfg, followFlags(fs, cfg)
+}
+
+// records sets the separator and --ors from their escapes.
+func (cfg *config) records(fs *pflag.FlagSet, raw *rawFlags) error {
+	switch {
+	case fs.Changed("sep") && raw.null:
+		// Both choose Options.Sep, so Validate cannot see the conflict.
+		return usagef("--sep and --null cannot be used together")
+	case raw.null:
 		cfg.opt.Sep = []byte{0}
-	} else if sepSet {
+	case fs.Changed("sep"):
 		sep, err := escape.Parse(raw.sep)
 		if err != nil {
-			return nil, usagef("invalid --sep %q: %v", raw.sep, err)
+			return invalidArg("sep", raw.sep, err.Error())
 		}
 		if len(sep) == 0 {
-			return nil, usagef("invalid --sep \"\": empty separator (use --paragraph for blank-line records)")
+			// The library would take an empty Sep for the default, "\n".
+			return invalidArg("sep", raw.sep, "empty separator (use --paragraph for blank-line records)")
 		}
 		cfg.opt.Sep = sep
 	}
-
 	if fs.Changed("ors") {
 		ors, err := escape.Parse(raw.ors)
 		if err != nil {
-			return nil, usagef("invalid --ors %q: %v", raw.ors, err)
+			return invalidArg("ors", raw.ors, err.Error())
 		}
 		cfg.ors = ors
 	} else if cfg.opt.Chomp {
 		cfg.ors = []byte{'\n'}
 	}
+	return nil
+}
 
+// sizes sets --limit, --max-record, --buffer and --jobs. Zero means "none" or "the
+// default" to the library; on the command line it is refused where it would surprise.
+func (cfg *config) sizes(fs *pflag.FlagSet, raw *rawFlags) error {
+	var err error
 	if fs.Changed("limit") {
-		n, err := parseSize(raw.limit)
-		if err != nil {
-			return nil, usagef("invalid --limit %q: %v", raw.limit, err)
+		if cfg.opt.Limit, err = sizeArg("limit", raw.limit, 1); err != nil {
+			return err
 		}
-		if n < 1 {
-			return nil, usagef("invalid --limit %q: must be at least 1", raw.limit)
-		}
-		cfg.opt.Limit = n
 	}
 	if fs.Changed("max-record") {
-		n, err := parseSize(raw.maxRecord)
-		if err != nil {
-			return nil, usagef("invalid --max-record %q: %v", raw.maxRecord, err)
+		if cfg.opt.MaxRecord, err = sizeArg("max-record", raw.maxRecord, 0); err != nil { // 0: unbounded
+			return err
 		}
-		cfg.opt.MaxRecord = n // 0: unbounded
 	}
-	n, err := parseSize(raw.buffer)
+	if cfg.opt.BufferSize, err = sizeArg("buffer", raw.buffer, 1); err != nil {
+		return err
+	}
+	cfg.jobs = runtime.NumCPU()
+	if fs.Changed("jobs") {
+		n, err := strconv.Atoi(strings.TrimSpace(raw.jobs))
+		switch {
+		case err != nil:
+			return invalidArg("jobs", raw.jobs, "not a whole number")
+		case n < 1:
+			return invalidArg("jobs", raw.jobs, "must be at least 1")
+		}
+		cfg.jobs = n
+	}
+	return nil
+}
+
+// sizeArg parses the SIZE value of --flag, which must be at least least.
+func sizeArg(flag, value string, least int) (int, error) {
+	n, err := parseSize(value)
 	if err != nil {
-		return nil, usagef("invalid --buffer %q: %v", raw.buffer, err)
+		return 0, invalidArg(flag, value, err.Error())
 	}
-	if n < 1 {
-		return nil, usagef("invalid --buffer %q: must be at least 1 byte", raw.buffer)
+	if n < least {
+		return 0, invalidArg(flag, value, "must be at least "+plural(int64(least), "byte"))
 	}
-	if n > maxBuffer {
-		// The buffer is allocated up front: a huge one would crash the command
-		// (makeslice: cap out of range, or out of memory) before reading a byte.
-		return nil, usagef("invalid --buffer %q: at most %s", raw.buffer, formatSize(maxBuffer))
+	return n, nil
+}
+
+// optionsError turns the first fault Options.Validate found into a usage error that
+// names the flags behind the fields at fault.
+func optionsError(err error, fs *pflag.FlagSet, raw *rawFlags) error {
+	var oe *linereader.OptionsError
+	if !errors.As(err, &oe) {
+		return err // nil, or not a fault of the options' fields
 	}
-	cfg.opt.BufferSize = n
-	if cfg.jobs < 1 {
-		return nil, usagef("invalid --jobs %d: must be at least 1", cfg.jobs)
+	f := oe.Faults[0]
+	if f.With != "" {
+		return usagef("--%s and --%s cannot be used together", flagOf(f.Field, raw), flagOf(f.With, raw))
 	}
-	if err := noEffect(fs, cfg); err != nil {
-		return nil, err
+	name := flagOf(f.Field, raw)
+	value := ""
+	if fl := fs.Lookup(name); fl != nil {
+		value = fl.Value.String()
 	}
-	if err := followFlags(fs, cfg); err != nil {
-		return nil, err
+	if f.Field == "BufferSize" && value != "" {
+		if n, perr := parseSize(value); perr == nil && n > linereader.MaxBufferSize {
+			// The buffer is allocated before the first read: a huge one would crash
+			// the command before it reads a byte.
+			return invalidArg(name, value, "at most "+formatSize(linereader.MaxBufferSize))
+		}
 	}
-	return cfg, nil
+	return invalidArg(name, value, f.Text)
+}
+
+// flagOf names the flag that sets a field of linereader.Options.
+func flagOf(field string, raw *rawFlags) string {
+	switch field {
+	case "Sep":
+		if raw.null {
+			return "null"
+		}
+		return "sep"
+	case "BufferSize":
+		return "buffer"
+	case "MaxRecord":
+		return "max-record"
+	}
+	return strings.ToLower(field) // Paragraph, Whole, Limit, Chomp, UTF8, Decompress
 }
 
 // noEffect reports a flag that would change nothing in the mode the others choose:
@@ -332,18 +390,41 @@ func noEffect(fs *pflag.FlagSet, cfg *config) error {
 	return nil
 }
 
-func sepName(null bool) string {
-	if null {
-		return "null"
+// flagError turns pflag's parse errors into GNU getopt's messages; anything else is
+// already a usage error of ours. --help is passed on.
+func flagError(err error) error {
+	var (
+		unknown  *pflag.NotExistError
+		needsArg *pflag.ValueRequiredError
+		badValue *pflag.InvalidValueError
+		syntax   *pflag.InvalidSyntaxError
+	)
+	switch {
+	case errors.Is(err, pflag.ErrHelp):
+		return err
+	case errors.As(err, &unknown):
+		if unknown.GetSpecifiedShortnames() != "" {
+			return usagef("invalid option -- '%s'", unknown.GetSpecifiedName())
+		}
+		return usagef("unrecognized option '--%s'", unknown.GetSpecifiedName())
+	case errors.As(err, &needsArg):
+		if needsArg.GetSpecifiedShortnames() != "" {
+			return usagef("option requires an argument -- '%s'", needsArg.GetSpecifiedName())
+		}
+		return usagef("option '--%s' requires an argument", needsArg.GetSpecifiedName())
+	case errors.As(err, &badValue):
+		why := errNotBool.Error() // pflag's own bool flags, whose cause is strconv's
+		if c := errors.Unwrap(badValue); c != nil && !errors.Is(c, strconv.ErrSyntax) {
+			why = c.Error()
+		}
+		return invalidArg(badValue.GetFlag().Name, badValue.GetValue(), why)
+	case errors.As(err, &syntax):
+		return usagef("unrecognized option '%s'", syntax.GetSpecifiedFlag())
 	}
-	return "sep"
+	return &usageError{err.Error()}
 }
 
 // parseSize parses a byte count such as 4096, 64KiB or 1G with go-humanize.
-// maxBuffer is the largest --buffer: the bytes per read, allocated before the
-// first read.
-const maxBuffer = 1 << 30
-
 func parseSize(s string) (int, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {

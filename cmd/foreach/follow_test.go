@@ -49,10 +49,10 @@ func TestFollowUsageErrors(t *testing.T) {
 	// A name that cannot be followed is reported as any unreadable file is.
 	_, stderr, status := runCmd(t, "", "-f", dir)
 	assert.Equal(t, 1, status)
-	assert.Equal(t, "foreach: "+dir+": is a directory\n", stderr)
+	assert.Equal(t, "foreach: "+dir+": Is a directory\n", stderr)
 	_, stderr, status = runCmd(t, "", "-f", filepath.Join(dir, "missing"))
 	assert.Equal(t, 1, status)
-	assert.Equal(t, "foreach: "+filepath.Join(dir, "missing")+": no such file or directory\n", stderr)
+	assert.Equal(t, "foreach: "+filepath.Join(dir, "missing")+": No such file or directory\n", stderr)
 }
 
 // followProc is `foreach ARGS` running as a child process, its output on a pipe.

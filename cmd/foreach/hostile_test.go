@@ -100,7 +100,7 @@ func TestHostileDevZeroMaxRecord(t *testing.T) {
 // sections need a regular file, so -j falls back to one sequential read).
 func TestHostileFIFO(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(name, 0o600); err != nil {
+	if err := mkfifo(name); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	var in bytes.Buffer
@@ -242,7 +242,7 @@ func TestHostileNothingWrittenAfterOutputFails(t *testing.T) {
 	var errb bytes.Buffer
 	status := run(names, strings.NewReader(""), failWriter{}, &errb)
 	assert.Equal(t, 1, status)
-	assert.Equal(t, "foreach: write error: no space left on device\n", errb.String())
+	assert.Equal(t, "foreach: write error: No space left on device\n", errb.String())
 }
 
 // Regression: --buffer 1EB panicked (makeslice: cap out of range) and --buffer 1TB died
@@ -254,7 +254,7 @@ func TestHostileHugeBufferIsAUsageError(t *testing.T) {
 		out, errs, status := runCmd(t, "a\n", "--buffer", size)
 		assert.Equal(t, 2, status, size)
 		assert.Empty(t, out, size)
-		assert.Equal(t, fmt.Sprintf("foreach: invalid --buffer %q: at most 1.0 GiB\n", size)+tryHelp, errs, size)
+		assert.Equal(t, "foreach: invalid --buffer argument '"+size+"': at most 1.0 GiB\n"+tryHelp, errs, size)
 	}
 	out, errs, status := runCmd(t, "a\n", "--buffer", "1MiB")
 	assert.Equal(t, 0, status, errs)
@@ -266,5 +266,5 @@ func TestHostileBenchHugeBufferIsAUsageError(t *testing.T) {
 	out, errs, status := runCmd(t, "", "bench", "--buffer", "1EB", os.DevNull)
 	assert.Equal(t, 2, status)
 	assert.Empty(t, out)
-	assert.True(t, strings.HasPrefix(errs, "foreach bench: invalid --buffer \"1EB\": at most 1.0 GiB\n"), errs)
+	assert.True(t, strings.HasPrefix(errs, "foreach bench: invalid --buffer argument '1EB': at most 1.0 GiB\n"), errs)
 }

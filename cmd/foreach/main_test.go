@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -127,27 +128,39 @@ func runCmd(t *testing.T, input string, args ...string) (stdout, stderr string, 
 	return out.String(), errb.String(), status
 }
 
+// Usage errors: one line naming the problem, in GNU getopt's words where getopt has
+// them, then the pointer to --help; exit status 2 and nothing on standard output.
 func TestUsageErrors(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		msg  string
 	}{
-		{[]string{"--nope"}, "foreach: unknown flag: --nope\n"},
-		{[]string{"-Z"}, "foreach: unknown shorthand flag: 'Z' in -Z\n"},
+		{[]string{"--nope"}, "foreach: unrecognized option '--nope'\n"},
+		{[]string{"--nope=3"}, "foreach: unrecognized option '--nope'\n"},
+		{[]string{"-Z"}, "foreach: invalid option -- 'Z'\n"},
+		{[]string{"-nZ"}, "foreach: invalid option -- 'Z'\n"},
+		{[]string{"---x"}, "foreach: unrecognized option '---x'\n"},
+		{[]string{"--limit"}, "foreach: option '--limit' requires an argument\n"},
+		{[]string{"-l"}, "foreach: option requires an argument -- 'l'\n"},
 		{[]string{"--paragraph", "--whole"}, "foreach: --paragraph and --whole cannot be used together\n"},
 		{[]string{"--sep", ",", "-0"}, "foreach: --sep and --null cannot be used together\n"},
 		{[]string{"-0", "-p"}, "foreach: --null and --paragraph cannot be used together\n"},
 		{[]string{"--sep=;", "--whole"}, "foreach: --sep and --whole cannot be used together\n"},
-		{[]string{"--sep", `\q`}, "foreach: invalid --sep \"\\\\q\": unknown escape \\q (known: \\n \\r \\t \\0 \\\\ \\xHH)\n"},
-		{[]string{"--sep", ""}, "foreach: invalid --sep \"\": empty separator (use --paragraph for blank-line records)\n"},
-		{[]string{"--ors", `\x4`}, "foreach: invalid --ors \"\\\\x4\": \\x needs two hex digits\n"},
-		{[]string{"--limit", "0"}, "foreach: invalid --limit \"0\": must be at least 1\n"},
-		{[]string{"-l", "-3"}, "foreach: invalid --limit \"-3\": negative size\n"},
-		{[]string{"--limit=abc"}, "foreach: invalid --limit \"abc\": not a size (examples: 4096, 64KiB, 1G)\n"},
-		{[]string{"--max-record", "12 parsecs"}, "foreach: invalid --max-record \"12 parsecs\": not a size (examples: 4096, 64KiB, 1G)\n"},
-		{[]string{"--buffer", "0"}, "foreach: invalid --buffer \"0\": must be at least 1 byte\n"},
-		{[]string{"-j", "0", "-c"}, "foreach: invalid --jobs 0: must be at least 1\n"},
-		{[]string{"-j", "x"}, "foreach: invalid argument \"x\" for \"-j, --jobs\" flag: strconv.ParseInt: parsing \"x\": invalid syntax\n"},
+		{[]string{"-p", "--whole", "-s", ";"}, "foreach: --paragraph and --whole cannot be used together\n"},
+		{[]string{"--sep", `\q`}, "foreach: invalid --sep argument '\\q': unknown escape \\q (known: \\n \\r \\t \\0 \\\\ \\xHH)\n"},
+		{[]string{"--sep", ""}, "foreach: invalid --sep argument '': empty separator (use --paragraph for blank-line records)\n"},
+		{[]string{"--ors", `\x4`}, "foreach: invalid --ors argument '\\x4': \\x needs two hex digits\n"},
+		{[]string{"--ors", "it's\\q"}, "foreach: invalid --ors argument \"it's\\\\q\": unknown escape \\q (known: \\n \\r \\t \\0 \\\\ \\xHH)\n"},
+		{[]string{"--limit", "0"}, "foreach: invalid --limit argument '0': must be at least 1 byte\n"},
+		{[]string{"-l", "-3"}, "foreach: invalid --limit argument '-3': negative size\n"},
+		{[]string{"--limit=abc"}, "foreach: invalid --limit argument 'abc': not a size (examples: 4096, 64KiB, 1G)\n"},
+		{[]string{"--max-record", "12 parsecs"}, "foreach: invalid --max-record argument '12 parsecs': not a size (examples: 4096, 64KiB, 1G)\n"},
+		{[]string{"--buffer", "0"}, "foreach: invalid --buffer argument '0': must be at least 1 byte\n"},
+		{[]string{"--buffer", "2GiB"}, "foreach: invalid --buffer argument '2GiB': at most 1.0 GiB\n"},
+		{[]string{"-j", "0", "-c"}, "foreach: invalid --jobs argument '0': must be at least 1\n"},
+		{[]string{"-j", "x"}, "foreach: invalid --jobs argument 'x': not a whole number\n"},
+		{[]string{"--chomp=maybe"}, "foreach: invalid --chomp argument 'maybe': not true or false\n"},
+		{[]string{"--progress=maybe"}, "foreach: invalid --progress argument 'maybe': not true or false\n"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			out, errs, status := runCmd(t, "", tc.args...)
@@ -172,7 +185,33 @@ func TestHelpAndVersion(t *testing.T) {
 	out, errs, status = runCmd(t, "", "--version")
 	assert.Equal(t, 0, status)
 	assert.Empty(t, errs)
-	assert.Equal(t, "foreach "+versionString()+"\n", out)
+	assert.Equal(t, versionText(debug.ReadBuildInfo()), out)
+	assert.Regexp(t, `^foreach \S+\n`, out)
+}
+
+// --version says what the build information says: the module version, the revision
+// and its time, whether the tree had uncommitted changes, and the Go version.
+func TestVersionText(t *testing.T) {
+	bi := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/foreachio/foreach", Version: "v1.2.0"}}
+	assert.Equal(t, "foreach v1.2.0\nbuilt with go1.26.8\n", versionText(bi, true))
+
+	bi.Main.Version = "v0.0.0-20260509080000-0f4cc8a1b2c3+dirty"
+	bi.Settings = []debug.BuildSetting{
+		{Key: "vcs", Value: "git"},
+		{Key: "vcs.revision", Value: "0f4cc8a1b2c3d4e5f60718293a4b5c6d7e8f9012"},
+		{Key: "vcs.time", Value: "2026-05-09T08:00:00Z"},
+		{Key: "vcs.modified", Value: "true"},
+	}
+	assert.Equal(t, "foreach v0.0.0-20260509080000-0f4cc8a1b2c3+dirty\n"+
+		"revision 0f4cc8a1b2c3d4e5f60718293a4b5c6d7e8f9012 (2026-05-09T08:00:00Z), with uncommitted changes\n"+
+		"built with go1.26.8\n", versionText(bi, true))
+
+	bi.Main.Version, bi.Settings[3].Value = "", "false"
+	assert.Equal(t, "foreach (devel)\n"+
+		"revision 0f4cc8a1b2c3d4e5f60718293a4b5c6d7e8f9012 (2026-05-09T08:00:00Z)\n"+
+		"built with go1.26.8\n", versionText(bi, true))
+
+	assert.Equal(t, "foreach (version unknown: built without module information)\n", versionText(nil, false))
 }
 
 // epipeWriter accepts limit bytes, then fails as a closed pipe does.
@@ -204,7 +243,7 @@ func TestClosedPipeIsQuiet(t *testing.T) {
 	var errb bytes.Buffer
 	status := run([]string{filepath.Join(dir, "missing"), big}, strings.NewReader(""), &epipeWriter{limit: 1000}, &errb)
 	assert.Equal(t, 1, status)
-	assert.Equal(t, "foreach: "+filepath.Join(dir, "missing")+": no such file or directory\n", errb.String())
+	assert.Equal(t, "foreach: "+filepath.Join(dir, "missing")+": No such file or directory\n", errb.String())
 }
 
 // failWriter fails every write with a disk error.
@@ -216,7 +255,7 @@ func TestWriteErrorIsReported(t *testing.T) {
 	var errb bytes.Buffer
 	status := run(nil, strings.NewReader("a\n"), failWriter{}, &errb)
 	assert.Equal(t, 1, status)
-	assert.Equal(t, "foreach: write error: no space left on device\n", errb.String())
+	assert.Equal(t, "foreach: write error: No space left on device\n", errb.String())
 }
 
 func TestAppendNumber(t *testing.T) {

@@ -23,7 +23,7 @@ func (c *command) startProgress(names []string) {
 	}
 	total, known := inputSize(names, c.stdin)
 	if c.cfg.progress == progressAuto {
-		if !isTerminal(c.stderr) || isTerminal(c.out) || !known || total < progressThreshold {
+		if !isTerminal(c.stderr) || isTerminal(c.stdout) || !known || total < progressThreshold {
 			return
 		}
 	}

@@ -12,7 +12,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -151,7 +150,7 @@ func TestStreamingCountBeforeWaitingInput(t *testing.T) {
 func TestStreamingNamedFIFO(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+	if err := mkfifo(fifo); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	a := filepath.Join(dir, "a.txt")

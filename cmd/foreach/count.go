@@ -1,0 +1,56 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/foreachio/foreach/linereader"
+)
+
+// count implements -c for one input. A regular file opened here is counted by CountAt,
+// which counts separators in parallel sections (-j) wherever the options allow and cuts
+// records only where it must. Anything else is counted by one pass over Pieces, which
+// never holds a record whole: pipes and standard input, which have no size to split;
+// every input under --stats, whose figures come from the records; and every input under
+// -z, which is counted in one pass so that its Reader can say what was decompressed.
+func (c *command) count(in *input) {
+	if in.opened && in.size >= 0 && !c.cfg.stats && !c.cfg.opt.Decompress {
+		n, err := linereader.CountAt(in.file, in.size, c.cfg.opt, c.cfg.jobs)
+		if err != nil {
+			c.fail(in.name, err)
+			return
+		}
+		if c.bar != nil {
+			c.bar.Add64(in.size)
+		}
+		c.countDone(in.name, n)
+		return
+	}
+	r := linereader.New(in.src, c.cfg.opt)
+	defer r.Close()
+	var n int64
+	length := 0 // of the current record so far, for --stats
+	for piece := range r.Pieces() {
+		length += len(piece)
+		if !r.Partial() {
+			n++
+			c.longest = max(c.longest, length)
+			length = 0
+		}
+	}
+	// Trailing data after compressed streams is a warning: every record was counted.
+	failed := r.Err() != nil && !errors.Is(r.Err(), linereader.ErrTrailingData)
+	c.done(in.name, r)
+	if !failed {
+		c.countDone(in.name, n)
+	}
+}
+
+// countDone prints the count of one input, as wc -l does.
+func (c *command) countDone(name string, n int64) {
+	c.total += n
+	if len(c.cfg.files) == 0 {
+		c.printf("%d\n", n)
+	} else {
+		c.printf("%d %s\n", n, name)
+	}
+}

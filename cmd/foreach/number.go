@@ -1,0 +1,63 @@
+package main
+
+import "strconv"
+
+// lineNumber is -n's prefix, kept as the text cat -n writes: the number right-aligned
+// in 6 columns and a tab. Consecutive records have the same number or the next one,
+// so the text is counted up in place, a digit at a time as cat does, and formatted
+// afresh only for a jump.
+type lineNumber struct {
+	n   int64
+	buf []byte // appendNumber(nil, n); nil before the first number
+}
+
+// format returns the prefix for n, valid until the next call.
+func (l *lineNumber) format(n int64) []byte {
+	switch {
+	case n == l.n && l.buf != nil:
+	case n == l.n+1 && l.buf != nil:
+		l.next()
+	default:
+		l.n, l.buf = n, appendNumber(l.buf[:0], n)
+	}
+	return l.buf
+}
+
+// next moves the prefix on to the next number.
+func (l *lineNumber) next() {
+	l.n++
+	if i := len(l.buf) - 2; l.buf[i] < '9' { // the last digit, before the tab
+		l.buf[i]++
+		return
+	}
+	l.carry()
+}
+
+// carry counts the prefix up where the last digit is a 9.
+func (l *lineNumber) carry() {
+	for i := len(l.buf) - 2; i >= 0; i-- {
+		switch c := l.buf[i]; c {
+		case '9':
+			l.buf[i] = '0'
+		case ' ':
+			l.buf[i] = '1'
+			return
+		default:
+			l.buf[i] = c + 1
+			return
+		}
+	}
+	// The number has gained a digit beyond the padding.
+	l.buf = appendNumber(l.buf[:0], l.n)
+}
+
+// appendNumber appends n right-aligned in 6 columns and a tab, as cat -n.
+func appendNumber(b []byte, n int64) []byte {
+	var d [20]byte
+	s := strconv.AppendInt(d[:0], n, 10)
+	for i := len(s); i < 6; i++ {
+		b = append(b, ' ')
+	}
+	b = append(b, s...)
+	return append(b, '\t')
+}
