@@ -11,7 +11,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"syscall"
 
 	"github.com/dustin/go-humanize"
 	"github.com/foreachio/foreach/linereader"
@@ -63,12 +62,12 @@ func main() {
 		os.Exit(1)
 	}
 	st := r.Stats()
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	rss := ru.Maxrss * 1024 // kilobytes on Linux
-	fmt.Printf("| %s | %s | %s | %d | %s (%.2f×) | %s (%.2f×) |\n", *iter, humanize.IBytes(n), humanize.IBytes(uint64(longest)),
-		st.Buffer.Grows, humanize.IBytes(uint64(st.Buffer.PeakCap)), float64(st.Buffer.PeakCap)/float64(n),
-		humanize.IBytes(uint64(rss)), float64(rss)/float64(n))
+	peak := "- (not known here)"
+	if rss, ok := peakRSS(); ok {
+		peak = fmt.Sprintf("%s (%.2f×)", humanize.IBytes(uint64(rss)), float64(rss)/float64(n))
+	}
+	fmt.Printf("| %s | %s | %s | %d | %s (%.2f×) | %s |\n", *iter, humanize.IBytes(n), humanize.IBytes(uint64(longest)),
+		st.Buffer.Grows, humanize.IBytes(uint64(st.Buffer.PeakCap)), float64(st.Buffer.PeakCap)/float64(n), peak)
 }
 
 // ensure writes name as one line of n bytes ("x"s and a newline) unless it already has
