@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/build"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -59,7 +60,33 @@ func exactInputs(t *testing.T) map[string][]byte {
 		require.NoError(t, err, shape)
 		in["corpus "+string(shape)] = b
 	}
+	in["real text"] = realText(t, 256<<10)
 	return in
+}
+
+// realText is real text: the Go distribution's own sources, the .go files of a few
+// packages concatenated, cut to at most n bytes at a line end. Tabs, blank lines,
+// comments and a spread of line lengths that no generator imitates.
+func realText(t testing.TB, n int) []byte {
+	t.Helper()
+	var b []byte
+	for _, pkg := range []string{"bufio", "bytes", "strings", "strconv", "fmt"} {
+		names, err := filepath.Glob(filepath.Join(build.Default.GOROOT, "src", pkg, "*.go"))
+		require.NoError(t, err)
+		slices.Sort(names)
+		for _, name := range names {
+			data, err := os.ReadFile(name)
+			require.NoError(t, err)
+			b = append(b, data...)
+		}
+	}
+	if len(b) == 0 {
+		t.Skip("no Go sources under GOROOT")
+	}
+	if len(b) > n {
+		b = b[:bytes.LastIndexByte(b[:n], '\n')+1]
+	}
+	return b
 }
 
 // TestByteExact checks foreach FILE | cmp - FILE, and the same through standard
