@@ -1,117 +1,202 @@
 #!/usr/bin/env bash
-# Times the foreach command against the tools a person would otherwise use, with
-# hyperfine, on one generated tall file in the page cache, and writes
-# benchmarks/results/cli.md:
+# Times the foreach command against the tools it stands beside, with hyperfine, on two
+# files in the page cache, and writes benchmarks/results/cli.md (the report) and
+# benchmarks/results/cli.tsv (one line per command and row, for plotting):
 #
-#   plain copy    foreach F      vs  cat F
-#   numbering     foreach -n F   vs  cat -n F
-#   counting      foreach -c F   vs  wc -l F      (and foreach -c -j1, one pass)
+#   tall   go run ./testdata/gen --shape tall (many short lines), SIZE bytes
+#   real   the Go distribution's .go files ($(go env GOROOT)/src/**/*.go, in path
+#          order, again from the first when they run out) concatenated to SIZE bytes
+#          and cut at the first line end past it: the recipe of benchmarks/corpora.go
 #
-# Every contender runs in each of ROUNDS rounds (hyperfine, RUNS runs each, in turn), so
-# that a slow spell of a shared machine hits all of them; the table gives the median wall
-# time over all runs, the median's ratio to the reference tool, and the CPU time
-# (user+sys, hyperfine's means over the rounds). Output goes to /dev/null. The commit
-# measured is named; a tree with uncommitted changes is refused unless DIRTY=1.
-# BASE=REV also times the command built from REV, side by side (e.g. the commit before
-# a change). Ruby's IO.foreach and Python's for-line loop are timed when present.
+# and for each of them:
 #
-#   benchmarks/cli.sh                         # SIZE=256MiB ROUNDS=5 RUNS=5
-#   BASE=HEAD~3 benchmarks/cli.sh
+#   copy > /dev/null   foreach F      vs  cat F
+#   copy > file        foreach F      vs  cat F       (the file removed before each run)
+#   copy | pipe        foreach F      vs  cat F       (hyperfine reads the pipe)
+#   numbering          foreach -n F   vs  cat -n F
+#   counting           foreach -c F   vs  wc -l F     (and foreach -c -j1, one pass)
 #
-# Needs hyperfine (apt-get install hyperfine) and python3. Run it under
-# flock /tmp/foreach-bench.lock on a shared machine.
+# Before any timing, each foreach output is checked against its tool's, byte for byte.
+# Each row runs in ROUNDS rounds of RUNS runs per command (hyperfine), the commands in
+# turn within a round and in the other order in the next, so that a slow spell of a
+# shared machine falls on all of them. The report gives for each command the median
+# wall time over all its runs, its ratio to the tool (the median of the rounds' ratios of
+# medians, with their least and greatest), and the CPU time (user + system, hyperfine's
+# mean per round, median over the rounds).
+#
+# The command measured is built from the commit HEAD (git archive), so uncommitted
+# changes are never measured; the report names that commit, the machine and its load.
+# The script takes /tmp/foreach-bench.lock itself for the timing, so that two timing
+# runs on one machine never overlap (run as `flock /tmp/foreach-bench.lock
+# benchmarks/cli.sh`, it sees that the lock is its parent's and does not wait for it).
+#
+#   benchmarks/cli.sh                      # SIZE=256MiB ROUNDS=5 RUNS=5
+#   ROUNDS=9 RUNS=5 benchmarks/cli.sh      # on a quiet machine, for the record
+#   BASE=HEAD~3 benchmarks/cli.sh          # also the command of another commit
+#   ROWS='real' benchmarks/cli.sh          # only the rows whose "corpus row" matches
+#
+# Needs hyperfine (apt-get install hyperfine), python3, GNU coreutils.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+lock=/tmp/foreach-bench.lock
+if [ -z "${FOREACH_BENCH_LOCKED:-}" ]; then
+	export FOREACH_BENCH_LOCKED=1
+	parent="$(ps -o args= -p "$PPID" 2>/dev/null || true)"
+	case "$parent" in
+	flock*"$lock"*) ;; # already under the lock, taken by our parent
+	*) exec flock "$lock" "$0" "$@" ;;
+	esac
+fi
 
 size="${SIZE:-256MiB}"
 rounds="${ROUNDS:-5}"
 runs="${RUNS:-5}"
-command -v hyperfine >/dev/null || { echo "cli.sh: hyperfine is needed (apt-get install hyperfine)" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "cli.sh: python3 is needed" >&2; exit 1; }
-if [ -n "$(git status --porcelain --untracked-files=no -- cmd linereader bytelist go.mod go.sum)" ] && [ "${DIRTY:-0}" != 1 ]; then
-	echo "cli.sh: uncommitted changes in the command or the library; commit them (or DIRTY=1)" >&2
-	exit 1
+rows="${ROWS:-}"
+for tool in hyperfine python3; do
+	command -v "$tool" >/dev/null || { echo "cli.sh: $tool is needed (apt-get install $tool)" >&2; exit 1; }
+done
+commit="$(git rev-parse --short=12 HEAD)"
+if [ -n "$(git status --porcelain --untracked-files=no -- cmd linereader bytelist internal go.mod go.sum)" ]; then
+	echo "cli.sh: note: uncommitted changes are not measured; the command is built from $commit" >&2
 fi
-commit="$(git rev-parse --short HEAD)"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/foreach" ./cmd/foreach
-base=()
+mkdir "$work/src"
+git archive HEAD | tar -x -C "$work/src"
+(cd "$work/src" && go build -o "$work/foreach" ./cmd/foreach)
+base=""
 if [ -n "${BASE:-}" ]; then
 	mkdir "$work/base"
 	git archive "$BASE" | tar -x -C "$work/base"
 	(cd "$work/base" && go build -o "$work/foreach-base" ./cmd/foreach)
-	base=(1)
+	base="$(git rev-parse --short=12 "$BASE")"
 fi
-go run ./testdata/gen --shape tall --size "$size" -o "$work/tall.txt"
-f="$work/tall.txt"
-cat "$f" >/dev/null # into the page cache
 
-# bench NAME REFERENCE COMMAND...: ROUNDS rounds of hyperfine over the commands, then
-# one markdown table from all the runs.
-bench() {
-	local name="$1"
-	shift
+bytes="$(python3 -c "import re,sys; m=re.fullmatch(r'(\d+)(KiB|MiB|GiB)?', sys.argv[1]); print(int(m[1]) << {None:0,'KiB':10,'MiB':20,'GiB':30}[m[2]])" "$size")"
+go run ./testdata/gen --shape tall --size "$size" -o "$work/tall.txt"
+python3 - "$(go env GOROOT)/src" "$bytes" "$work/real.txt" <<'PY'
+import os, sys
+root, size, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+names = []
+for d, dirs, files in os.walk(root):
+    for f in files:
+        p = os.path.join(d, f)
+        if f.endswith(".go") and os.path.isfile(p) and not os.path.islink(p):
+            names.append(p)
+names.sort()
+data, i = bytearray(), 0
+while len(data) < size:
+    b = open(names[i], "rb").read()
+    data += b
+    if b and not b.endswith(b"\n"):
+        data += b"\n"
+    i = (i + 1) % len(names)
+end = data.find(b"\n", size - 1)
+if end >= 0:
+    data = data[:end + 1]
+open(out, "wb").write(data)
+PY
+out="$work/out.txt"
+
+# check NAME COMMAND... and TOOL...: the two print the same bytes.
+same() {
+	local a b
+	a="$(mktemp -p "$work")" b="$(mktemp -p "$work")"
+	eval "$1" >"$a"
+	eval "$2" >"$b"
+	cmp -s "$a" "$b" || { echo "cli.sh: '$1' and '$2' differ" >&2; exit 1; }
+	rm -f "$a" "$b"
+}
+for f in "$work/tall.txt" "$work/real.txt"; do
+	cat "$f" >/dev/null # into the page cache
+	same "$work/foreach $f" "cat $f"
+	same "$work/foreach $f | cat" "cat $f"
+	same "$work/foreach -n $f" "cat -n $f"
+	same "$work/foreach -c $f" "wc -l $f | sed 's/^ *//'"
+	same "$work/foreach -c -j1 $f" "wc -l $f | sed 's/^ *//'"
+done
+
+# row CORPUS NAME OUTPUT COMMAND...: ROUNDS rounds of hyperfine over the commands (the
+# first is the tool), then one markdown table and its lines of cli.tsv.
+row() {
+	local corpus="$1" name="$2" output="$3" prepare=()
+	shift 3
+	if [ -n "$rows" ] && ! [[ "$corpus $name" =~ $rows ]]; then
+		return
+	fi
+	case "$output" in
+	null | pipe) ;;
+	*) prepare=(--prepare "sh -c 'rm -f $output && sync'") ;; # -N runs it without a shell too
+	esac
+	local cmds=("$@") r id
+	id="row$((++nrow))"
 	for r in $(seq "$rounds"); do
-		hyperfine -N -w 1 -r "$runs" --output=null --export-json "$work/$name.$r.json" "$@" >/dev/null
+		if [ $((r % 2)) = 0 ]; then # the other order
+			local rev=() i
+			for ((i = ${#cmds[@]} - 1; i >= 0; i--)); do rev+=("${cmds[$i]}"); done
+			set -- "${rev[@]}"
+		else
+			set -- "${cmds[@]}"
+		fi
+		hyperfine -N -w 1 -r "$runs" "${prepare[@]}" --output="$output" --export-json "$work/$id.$r.json" "$@" >/dev/null
 	done
-	python3 - "$work" "$name" "$rounds" <<'PY'
+	echo
+	echo "### $corpus: $name"
+	echo
+	python3 - "$work" "$id" "$corpus" "$name" "$rounds" "${cmds[0]}" "$work/cli.tsv" <<'PY'
 import json, statistics, sys
-work, name, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-times, cpu, order = {}, {}, []
+work, id, corpus, name, rounds, tool, tsv = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6], sys.argv[7]
+times, cpu, med, order = {}, {}, {}, []
 for r in range(1, rounds + 1):
-    for res in json.load(open(f"{work}/{name}.{r}.json"))["results"]:
-        c = res["command"].replace(work + "/", "")
+    for res in json.load(open(f"{work}/{id}.{r}.json"))["results"]:
+        c = res["command"]
         if c not in times:
-            order.append(c)
-            times[c], cpu[c] = [], []
+            times[c], cpu[c], med[c] = [], [], []
         times[c] += res["times"]
         cpu[c].append(res["user"] + res["system"])
-ref = statistics.median(times[order[0]])
-print("| command | median wall [ms] | min–max [ms] | vs " + order[0].split()[0] + " | CPU user+sys [ms] |")
+        med[c].append(statistics.median(res["times"]))
+order = [tool] + sorted((c for c in times if c != tool), key=lambda c: c.split()[0].endswith("-base"))
+short = lambda c: c.replace(work + "/", "").replace(".txt", "")
+print(f"| command | median wall [ms] | min–max [ms] | vs `{short(tool)}` [least–greatest round] | CPU user+sys [ms] |")
 print("|:---|---:|---:|---:|---:|")
-for c in order:
-    t = times[c]
-    m = statistics.median(t)
-    print(f"| `{c}` | {m*1e3:.1f} | {min(t)*1e3:.1f}–{max(t)*1e3:.1f} | {m/ref:.2f}× | {statistics.mean(cpu[c])*1e3:.1f} |")
+with open(tsv, "a") as out:
+    for c in order:
+        t = times[c]
+        ratios = [m / b for m, b in zip(med[c], med[tool])]
+        ratio = statistics.median(ratios)
+        spread = "" if c == tool else f" [{min(ratios):.2f}–{max(ratios):.2f}]"
+        cp = statistics.median(cpu[c])
+        print(f"| `{short(c)}` | {statistics.median(t)*1e3:.1f} | {min(t)*1e3:.1f}–{max(t)*1e3:.1f} | {ratio:.2f}×{spread} | {cp*1e3:.1f} |")
+        out.write(f"{corpus}\t{name}\t{short(c)}\t{statistics.median(t):.6f}\t{ratio:.4f}\t{min(ratios):.4f}\t{max(ratios):.4f}\t{cp:.6f}\n")
 PY
 }
 
-others=()
-command -v ruby >/dev/null && others+=("ruby -e 'IO.foreach(ARGV[0]){}' $f")
-if command -v python3 >/dev/null; then
-	printf 'import sys\nfor line in open(sys.argv[1], "rb"):\n    pass\n' >"$work/read.py"
-	others+=("python3 $work/read.py $f")
-fi
-
-out=benchmarks/results/cli.md
-mkdir -p benchmarks/results
+nrow=0
+printf 'corpus\trow\tcommand\twall_s\tratio\tratio_least\tratio_greatest\tcpu_s\n' >"$work/cli.tsv"
+load="$(cut -d' ' -f1-3 /proc/loadavg)"
+report="$work/cli.md"
 {
 	echo "# The foreach command against cat, cat -n and wc -l"
 	echo
-	echo "- Commit: $commit$( [ -n "${BASE:-}" ] && echo ", and foreach-base built from $(git rev-parse --short "$BASE")")"
-	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(go env GOOS)/$(go env GOARCH), $(go env GOVERSION); $(cat --version | head -n1)"
-	echo "- Data: \`go run ./testdata/gen --shape tall --size $size\` ($(wc -c <"$f") bytes, $(wc -l <"$f") lines), in the page cache; output to /dev/null"
-	echo "- Command: \`benchmarks/cli.sh\` (hyperfine: $rounds rounds of $runs runs per command, the commands in turn within each round; median over all runs)"
-	echo "- Load average (1, 5, 15 min) as the timing starts: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+	echo "- Commit: $commit$([ -n "$base" ] && echo ", and foreach-base built from $base")"
+	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(uname -sr), $(go env GOVERSION); $(cat --version | head -n1), $(wc --version | head -n1 | sed 's/.*) //')"
+	echo "- Data, in the page cache: tall, \`go run ./testdata/gen --shape tall --size $size\` ($(wc -c <"$work/tall.txt") bytes, $(wc -l <"$work/tall.txt") lines); real, the Go distribution's .go files concatenated ($(wc -c <"$work/real.txt") bytes, $(wc -l <"$work/real.txt") lines)"
+	echo "- Command: \`SIZE=$size ROUNDS=$rounds RUNS=$runs${rows:+ ROWS='$rows'}${BASE:+ BASE=$BASE} benchmarks/cli.sh\`: hyperfine, $rounds rounds of $runs runs per command (after one warm-up run), the commands in turn, in the other order every other round; wall: median over all runs; ratio: median of the rounds' ratios of medians [least–greatest]; CPU: user + system, hyperfine's mean per round, median over the rounds. Outputs checked against the tools' before timing."
+	echo "- Load average (1, 5, 15 min): $load as the timing started, on $(nproc) cores shared with other work"
+	for corpus in tall real; do
+		f="$work/$corpus.txt"
+		row "$corpus" "copy > /dev/null" null "cat $f" "$work/foreach $f" ${base:+"$work/foreach-base $f"}
+		row "$corpus" "copy > file" "$out" "cat $f" "$work/foreach $f" ${base:+"$work/foreach-base $f"}
+		row "$corpus" "copy | pipe" pipe "cat $f" "$work/foreach $f" ${base:+"$work/foreach-base $f"}
+		row "$corpus" "numbering" null "cat -n $f" "$work/foreach -n $f" ${base:+"$work/foreach-base -n $f"}
+		row "$corpus" "counting" null "wc -l $f" "$work/foreach -c $f" "$work/foreach -c -j1 $f" ${base:+"$work/foreach-base -c $f"}
+	done
 	echo
-	echo "## Plain copy: foreach FILE vs cat FILE"
-	echo
-	bench copy "cat $f" "$work/foreach $f" ${base:+"$work/foreach-base $f"}
-	echo
-	echo "## Numbering: foreach -n vs cat -n"
-	echo
-	bench number "cat -n $f" "$work/foreach -n $f" ${base:+"$work/foreach-base -n $f"}
-	echo
-	echo "## Counting: foreach -c vs wc -l"
-	echo
-	bench count "wc -l $f" "$work/foreach -c $f" "$work/foreach -c -j1 $f" ${base:+"$work/foreach-base -c $f"}
-	if [ ${#others[@]} -gt 0 ]; then
-		echo
-		echo "## Reading every line: foreach vs Ruby's IO.foreach and Python's for line in f"
-		echo
-		rounds=1 runs=3 bench langs "$work/foreach -n $f" "${others[@]}"
-	fi
-} >"$out"
-cat "$out"
+	echo "- Load average as the timing ended: $(cut -d' ' -f1-3 /proc/loadavg)"
+} >"$report"
+mkdir -p benchmarks/results
+cp "$report" benchmarks/results/cli.md
+cp "$work/cli.tsv" benchmarks/results/cli.tsv
+cat benchmarks/results/cli.md
