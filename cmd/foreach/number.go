@@ -8,7 +8,7 @@ import "strconv"
 // afresh only for a jump.
 type lineNumber struct {
 	n   int64
-	buf []byte // appendNumber(nil, n); nil before the first number
+	buf []byte // appendNumber(nil, n), with a capacity of at least 24; nil before the first number
 }
 
 // format returns the prefix for n, valid until the next call.
@@ -18,6 +18,9 @@ func (l *lineNumber) format(n int64) []byte {
 	case n == l.n+1 && l.buf != nil:
 		l.next()
 	default:
+		if l.buf == nil {
+			l.buf = make([]byte, 0, 24) // room for any int64, and for word's 8 bytes
+		}
 		l.n, l.buf = n, appendNumber(l.buf[:0], n)
 	}
 	return l.buf
@@ -26,8 +29,8 @@ func (l *lineNumber) format(n int64) []byte {
 // next moves the prefix on to the next number.
 func (l *lineNumber) next() {
 	l.n++
-	if i := len(l.buf) - 2; l.buf[i] < '9' { // the last digit, before the tab
-		l.buf[i]++
+	if d := &l.buf[len(l.buf)-2]; *d != '9' { // the last digit, before the tab
+		*d++
 		return
 	}
 	l.carry()
@@ -50,6 +53,10 @@ func (l *lineNumber) carry() {
 	// The number has gained a digit beyond the padding.
 	l.buf = appendNumber(l.buf[:0], l.n)
 }
+
+// word is the first 8 bytes of the prefix's array, for a caller that copies a prefix of
+// up to 8 bytes (numbers below 10,000,000) as one word and keeps len(buf) of them.
+func (l *lineNumber) word() [8]byte { return [8]byte(l.buf[:8]) }
 
 // appendNumber appends n right-aligned in 6 columns and a tab, as cat -n.
 func appendNumber(b []byte, n int64) []byte {

@@ -145,7 +145,14 @@ func (p *printer) run(run []byte) {
 		buf = append(buf, label...)
 		if number {
 			c.num.next()
-			buf = append(buf, c.num.buf...)
+			if n := len(c.num.buf); n <= 8 {
+				// One 8-byte store instead of a call to copy 7 bytes: need left room
+				// for it, and the record overwrites the byte past the prefix.
+				*(*[8]byte)(buf[len(buf) : len(buf)+8]) = c.num.word()
+				buf = buf[:len(buf)+n]
+			} else {
+				buf = append(buf, c.num.buf...)
+			}
 		}
 		buf = append(buf, rec...)
 		switch {
