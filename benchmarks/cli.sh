@@ -34,6 +34,7 @@
 #   ROUNDS=9 RUNS=5 benchmarks/cli.sh      # on a quiet machine, for the record
 #   BASE=HEAD~3 benchmarks/cli.sh          # also the command of another commit
 #   ROWS='real' benchmarks/cli.sh          # only the rows whose "corpus row" matches
+#                                          # (printed; the results files are kept as they are)
 #
 # Needs hyperfine (apt-get install hyperfine), python3, GNU coreutils.
 set -euo pipefail
@@ -196,6 +197,11 @@ report="$work/cli.md"
 	echo
 	echo "- Load average as the timing ended: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$report"
+if [ -n "$rows" ]; then
+	# Some rows only: printed, not kept, so that the results stay one whole run.
+	cat "$report"
+	exit
+fi
 mkdir -p benchmarks/results
 cp "$report" benchmarks/results/cli.md
 cp "$work/cli.tsv" benchmarks/results/cli.tsv
