@@ -18,14 +18,13 @@ const progressThreshold = 256 << 20
 // on the terminal that shows the records would be mixed into them), and the
 // inputs are regular files that add up to at least progressThreshold bytes.
 func (c *command) startProgress(names []string) {
-	if c.cfg.progress == progressOff {
+	auto := c.cfg.progress == progressAuto
+	if c.cfg.progress == progressOff || auto && (!isTerminal(c.stderr) || isTerminal(c.stdout)) {
 		return
 	}
 	total, known := inputSize(names, c.stdin)
-	if c.cfg.progress == progressAuto {
-		if !isTerminal(c.stderr) || isTerminal(c.stdout) || !known || total < progressThreshold {
-			return
-		}
+	if auto && (!known || total < progressThreshold) {
+		return
 	}
 	if !known {
 		total = -1 // a spinner with the bytes done
