@@ -7,7 +7,7 @@ import (
 )
 
 // printer writes the records of one input with what the flags add: the -H and -n
-// prefixes, --ors, and -H's terminator.
+// prefixes, --ors, and the terminator that -H and -f add to a record without one.
 type printer struct {
 	c     *command
 	r     *linereader.Reader
