@@ -2,19 +2,25 @@ package main
 
 import (
 	"errors"
+	"io"
 
 	"github.com/foreachio/foreach/linereader"
 )
 
 // count implements -c for one input. A regular file opened here is counted by CountAt,
 // which counts separators in parallel sections (-j) wherever the options allow and cuts
-// records only where it must. Anything else is counted by one pass over Pieces, which
+// records only where it must, from a mapping of the file where the command maps files. Anything else is counted by one pass over Pieces, which
 // never holds a record whole: pipes and standard input, which have no size to split;
 // every input under --stats, whose figures come from the records; and every input under
 // -z, which is counted in one pass so that its Reader can say what was decompressed.
 func (c *command) count(in *input) {
 	if in.opened && in.size >= 0 && !c.cfg.stats && !c.cfg.opt.Decompress {
-		n, err := linereader.CountAt(in.file, in.size, c.cfg.opt, c.cfg.jobs)
+		var ra io.ReaderAt = in.file
+		if m := mapFile(in.file, in.size); m != nil {
+			defer m.Close()
+			ra = m
+		}
+		n, err := linereader.CountAt(ra, in.size, c.cfg.opt, c.cfg.jobs)
 		if err != nil {
 			c.fail(in.name, err)
 			return
