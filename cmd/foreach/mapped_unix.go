@@ -4,6 +4,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
@@ -40,8 +41,9 @@ func mapFile(f *os.File, size int64) *mapped {
 	return &mapped{data: data}
 }
 
-// errShrank is the error of a read from the part of a mapping the file no longer has.
-var errShrank = errors.New("the file shrank while it was read")
+// errShrank is the error of a read from the part of a mapping the file no longer has;
+// like CountAt's own, it wraps io.ErrUnexpectedEOF.
+var errShrank = fmt.Errorf("the file shrank while it was read: %w", io.ErrUnexpectedEOF)
 
 // ReadAt copies from the mapping, and then drops from the process the pages it copied
 // (the page cache keeps them), so that the resident memory stays that of the buffers,
