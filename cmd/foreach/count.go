@@ -9,15 +9,14 @@ import (
 
 // count implements -c for one input. A regular file opened here is counted by CountAt,
 // which counts separators in parallel sections (-j) wherever the options allow and cuts
-// records only where it must, from a mapping of the file where the command maps files.
-// Anything else is counted by one pass over Pieces, which never holds a record whole:
-// pipes and standard input, which have no size to split; files whose size says nothing
-// of their content (0 for /proc's); every input under --stats, whose figures come from
-// the records; and every input under -z, which is counted in one pass so that its
-// Reader can say what was decompressed.
+// records only where it must. Anything else is counted by one pass over Pieces, which
+// never holds a record whole: pipes and standard input, which have no size to split;
+// files whose size says nothing of their content (0 for /proc's); every input under
+// --stats, whose figures come from the records; and every input under -z, which is
+// counted in one pass so that its Reader can say what was decompressed.
 func (c *command) count(in *input) {
 	if in.opened && in.size > 0 && !c.cfg.stats && !c.cfg.opt.Decompress {
-		n, err := c.countAt(in)
+		n, err := linereader.CountAt(in.file, in.size, c.cfg.opt, c.cfg.jobs)
 		switch {
 		case errors.Is(err, io.ErrUnexpectedEOF):
 			// Shorter than its size: cut short since it was opened, or a kernel file
@@ -52,17 +51,6 @@ func (c *command) count(in *input) {
 	if !failed {
 		c.countDone(in.name, n)
 	}
-}
-
-// countAt counts a regular file opened here with CountAt, through a mapping of it where
-// the command maps files.
-func (c *command) countAt(in *input) (int64, error) {
-	var ra io.ReaderAt = in.file
-	if m := mapFile(in.file, in.size); m != nil {
-		defer m.Close()
-		ra = m
-	}
-	return linereader.CountAt(ra, in.size, c.cfg.opt, c.cfg.jobs)
 }
 
 // countDone prints the count of one input, as wc -l does.
