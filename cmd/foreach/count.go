@@ -8,24 +8,28 @@ import (
 )
 
 // count implements -c for one input. A regular file opened here is counted by CountAt,
-// which counts separators in parallel sections (-j) wherever the options allow and cuts
-// records only where it must. Anything else is counted by one pass over Pieces, which
-// never holds a record whole: pipes and standard input, which have no size to split;
-// files whose size says nothing of their content (0 for /proc's); every input under
-// --stats, whose figures come from the records; and every input under -z, which is
-// counted in one pass so that its Reader can say what was decompressed.
+// which counts separators in parallel sections (-j) wherever the options allow, counts a
+// compressed file's separators as they are decompressed (-z, in one pass: -j is refused
+// with -z), and cuts records only where it must. Anything else is counted by one pass
+// over Pieces, which never holds a record whole: pipes and standard input, which have
+// no size to split; files whose size says nothing of their content (0 for /proc's);
+// and every input under --stats, whose figures come from the records.
 func (c *command) count(in *input) {
-	if in.opened && in.size > 0 && !c.cfg.stats && !c.cfg.opt.Decompress {
-		n, err := linereader.CountAt(in.file, in.size, c.cfg.opt, c.cfg.jobs)
+	if in.opened && in.size > 0 && !c.cfg.stats {
+		workers := c.cfg.jobs
+		if c.cfg.opt.Decompress {
+			workers = 1
+		}
+		n, err := linereader.CountAt(in.file, in.size, c.cfg.opt, workers)
 		switch {
 		case errors.Is(err, io.ErrUnexpectedEOF):
 			// Shorter than its size: cut short since it was opened, or a kernel file
 			// (/sys) whose size is a page's, not its content's. What it has is counted
 			// below, by reading it (ReadAt has not moved its offset).
-		case err != nil:
+		case err != nil && !c.warnTrailing(in.name, err):
 			c.fail(in.name, err)
 			return
-		default:
+		default: // counted, perhaps with trailing data after the compressed streams
 			if c.bar != nil {
 				c.bar.Add64(in.size)
 			}
