@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Times the foreach command against the tools it stands beside, with hyperfine, on two
 # files in the page cache, and writes benchmarks/results/cli.md (the report) and
-# benchmarks/results/cli.tsv (one line per command and row, for plotting):
+# benchmarks/results/cli.tsv (one line per case, foreach beside its tool: the picture's input, tools/plot):
 #
 #   tall   go run ./testdata/gen --shape tall (many short lines), SIZE bytes
 #   real   the Go distribution's .go files ($(go env GOROOT)/src/**/*.go, in path
@@ -204,5 +204,28 @@ if [ -n "$rows" ]; then
 fi
 mkdir -p benchmarks/results
 cp "$report" benchmarks/results/cli.md
-cp "$work/cli.tsv" benchmarks/results/cli.tsv
+# The picture's input (tools/plot): one line per case, foreach and the tool it stands
+# beside, with the goals of the issue that set them.
+python3 - "$work/cli.tsv" benchmarks/results/cli.tsv "$commit" <<'PY'
+import csv, sys
+src, dst, commit = sys.argv[1], sys.argv[2], sys.argv[3]
+rows = list(csv.DictReader(open(src), delimiter="\t"))
+suffix = {"copy > /dev/null": " > /dev/null", "copy > file": " > file", "copy | pipe": " | pipe"}
+goals = {("copy > file", "tall"): "1.05", ("copy > file", "real"): "1.05",
+         ("numbering", "real"): "0.8", ("counting", "real"): "0.55"}
+with open(dst, "w") as out:
+    out.write(f"# benchmarks/cli.sh at {commit}: medians of the rounds (see cli.md)\n")
+    out.write("foreach\ttool\tdata\tforeach_s\ttool_s\tgoal\tforeach_cpu_s\ttool_cpu_s\tratio\tratio_least\tratio_greatest\n")
+    tool = None
+    for r in rows:
+        cmd = r["command"].rsplit(" ", 1)[0]  # the command without its file
+        if r["ratio"] == "1.0000" and not cmd.startswith("foreach"):
+            tool = r
+            continue
+        sfx = suffix.get(r["row"], "")
+        goal = goals.get((r["row"], r["corpus"]), "-") if cmd in ("foreach", "foreach -n", "foreach -c") else "-"
+        tcmd = tool["command"].rsplit(" ", 1)[0]
+        out.write("\t".join([cmd + sfx, tcmd + sfx, r["corpus"], r["wall_s"], tool["wall_s"], goal,
+                             r["cpu_s"], tool["cpu_s"], r["ratio"], r["ratio_least"], r["ratio_greatest"]]) + "\n")
+PY
 cat benchmarks/results/cli.md

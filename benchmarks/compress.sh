@@ -222,7 +222,7 @@ mkdir -p benchmarks/results
 	echo "this repository's reader; \`klauspost*\`, \`pierrec\` the libraries used directly (\`-sync\`:"
 	echo "one goroutine, as the reader uses zstd; \`-default\`: the library's default concurrency,"
 	echo "decoding ahead on other goroutines); \`stdlib\` is compress/gzip; \`ulikunitz\` is the xz"
-	echo "decoder the reader used before xi2/xz. MB/s are decompressed bytes; cpu-sec/op is the"
+	echo "library used directly (the reader's xz decoder). MB/s are decompressed bytes; cpu-sec/op is the"
 	echo "process's user+sys time per decode. Medians of COUNT=$count runs (benchstat)."
 	echo
 	echo '```'

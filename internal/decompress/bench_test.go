@@ -153,8 +153,8 @@ func benchInput(b *testing.B, shape string, size int64, ext string) (plain, comp
 
 // decoders are the contenders: this package's Reader for every format, and
 // beside it the libraries used directly (to see the Reader's own cost), the
-// standard library's gzip, and github.com/ulikunitz/xz, the xz decoder this
-// package used before xi2/xz (see xz.go).
+// standard library's gzip, and github.com/ulikunitz/xz used directly (the
+// decoder behind this package's xz, see xz.go).
 var decoders = []struct {
 	name, ext string
 	open      func(io.Reader) (io.Reader, func(), error)
