@@ -382,31 +382,16 @@ func TestMapOverPipe(t *testing.T) {
 func TestMapRandomized(t *testing.T) {
 	noLeak(t)
 	rng := rand.New(rand.NewPCG(42, 42))
-	alphabet := []byte("ab\n\r;xé")
+	alphabet := "ab\n\r;xé"
 	seps := []string{"", "\n", ";", "ab", "aa", "\r\n", "aba"}
 	for i := range 200 {
 		var in []byte
 		if i%20 == 0 {
 			in = hugeRecords()
 		} else {
-			in = make([]byte, rng.IntN(5000))
-			for j := range in {
-				in[j] = alphabet[rng.IntN(len(alphabet))]
-			}
+			in = linereader.RandomOver(rng, alphabet, rng.IntN(5000))
 		}
-		opt := linereader.Options{Chomp: rng.IntN(2) == 0, BufferSize: []int{0, 1, 7, 64}[rng.IntN(4)]}
-		switch rng.IntN(6) {
-		case 0:
-			opt.Paragraph = true
-		case 1:
-			opt.Whole = true
-		default:
-			opt.Sep = []byte(seps[rng.IntN(len(seps))])
-		}
-		if rng.IntN(4) == 0 {
-			opt.Limit = 1 + rng.IntN(20)
-			opt.UTF8 = rng.IntN(2) == 0
-		}
+		opt := randomOptions(rng, seps)
 		w := 1 + rng.IntN(8)
 		r := linereader.New(iotest.HalfReader(bytes.NewReader(in)), opt)
 		got := slices.Collect(linereader.Map(r, w, costly))

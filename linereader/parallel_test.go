@@ -224,27 +224,12 @@ func firstDiff(want, got []parRec) string {
 func TestForeachParallelRandomized(t *testing.T) {
 	noLeak(t)
 	rng := rand.New(rand.NewPCG(21, 21))
-	alphabet := []byte("ab\n\r;xé")
+	alphabet := "ab\n\r;xé"
 	seps := []string{"", "\n", ";", "ab", "aa", "\r\n", "aba", "b\n"}
 	dir := t.TempDir()
 	for i := range 300 {
-		in := make([]byte, rng.IntN(5000))
-		for j := range in {
-			in[j] = alphabet[rng.IntN(len(alphabet))]
-		}
-		opt := linereader.Options{Chomp: rng.IntN(2) == 0, BufferSize: []int{0, 1, 7, 64}[rng.IntN(4)]}
-		switch rng.IntN(6) {
-		case 0:
-			opt.Paragraph = true
-		case 1:
-			opt.Whole = true
-		default:
-			opt.Sep = []byte(seps[rng.IntN(len(seps))])
-		}
-		if rng.IntN(4) == 0 {
-			opt.Limit = 1 + rng.IntN(20)
-			opt.UTF8 = rng.IntN(2) == 0
-		}
+		in := linereader.RandomOver(rng, alphabet, rng.IntN(5000))
+		opt := randomOptions(rng, seps)
 		name := filepath.Join(dir, fmt.Sprint(i))
 		require.NoError(t, os.WriteFile(name, in, 0o600))
 		w := 1 + rng.IntN(8)
@@ -474,4 +459,23 @@ func TestForeachParallelDefaultWorkers(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, wantRecs(text, linereader.Options{}), got)
 	}
+}
+
+// randomOptions draws an option set of every kind, for the randomized tests of both
+// parallel paths: a separator from seps, paragraphs or whole input, sometimes a limit.
+func randomOptions(rng *rand.Rand, seps []string) linereader.Options {
+	opt := linereader.Options{Chomp: rng.IntN(2) == 0, BufferSize: []int{0, 1, 7, 64}[rng.IntN(4)]}
+	switch rng.IntN(6) {
+	case 0:
+		opt.Paragraph = true
+	case 1:
+		opt.Whole = true
+	default:
+		opt.Sep = []byte(seps[rng.IntN(len(seps))])
+	}
+	if rng.IntN(4) == 0 {
+		opt.Limit = 1 + rng.IntN(20)
+		opt.UTF8 = rng.IntN(2) == 0
+	}
+	return opt
 }
