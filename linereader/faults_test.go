@@ -286,11 +286,11 @@ func numberedLines(n int) []byte {
 	return b
 }
 
-// A file truncated while it is read (with read-ahead, on its own, since it is a regular
-// file): what is yielded is a prefix of what the file held, with no error (a shorter
-// file reads as an earlier end), and never bytes that were not in it.
-func TestFaultFileTruncatedDuringReadAhead(t *testing.T) {
-	in := numberedLines(80_000) // 5.1 MB: more than read-ahead's 4 MiB lead
+// A file truncated while it is read: what is yielded is a prefix of what the file held,
+// with no error (a shorter file reads as an earlier end), and never bytes that were not
+// in it.
+func TestFaultFileTruncatedWhileRead(t *testing.T) {
+	in := numberedLines(80_000) // 5.1 MB: many buffers' worth
 	name := filepath.Join(t.TempDir(), "shrinks")
 	for _, tc := range []struct {
 		how    string
@@ -328,7 +328,7 @@ func TestFaultFileTruncatedDuringReadAhead(t *testing.T) {
 // A file that grows while it is read: the bytes appended before the reader reaches
 // the end are read, the rest are not; either way the records are a prefix of the final
 // content and cover at least the original file.
-func TestFaultFileGrowsDuringReadAhead(t *testing.T) {
+func TestFaultFileGrowsWhileRead(t *testing.T) {
 	in := numberedLines(20_000)
 	more := numberedLines(40_000)[len(in):]
 	name := filepath.Join(t.TempDir(), "grows")
