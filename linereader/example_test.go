@@ -50,9 +50,9 @@ func ExampleReader_Lines() {
 	// Output: ["alpha\n" "beta\n" "gamma"]
 }
 
-// On a regular file with more than one CPU, Lines reads ahead on a second goroutine while
-// the loop body works; the records, line numbers and errors are those of a plain loop.
-func ExampleReader_Lines_readAhead() {
+// A file is read the same way: one reused buffer, each record copied out once, so the
+// last record is still intact after the loop.
+func ExampleReader_Lines_file() {
 	name, cleanup, err := exampleFile(exampleRecords(100_000))
 	if err != nil {
 		log.Fatal(err)

@@ -2,9 +2,9 @@ package linereader
 
 // Faults of the source, beyond readpatterns_test.go: an error at *every* offset of a
 // multi-record input (for several option sets, buffer sizes and ways of delivering the
-// bytes, through Next, Views, and Lines and Batches with read-ahead forced on), a
-// timeout, io.ErrUnexpectedEOF from a truncated gzip stream, bursts of empty reads just
-// under the io.ErrNoProgress threshold, and a file truncated or grown while read ahead.
+// bytes, through Next, Views, Lines, Batches and Pieces), a timeout, io.ErrUnexpectedEOF
+// from a truncated gzip stream, bursts of empty reads just under the io.ErrNoProgress
+// threshold, and a file truncated or grown while it is read.
 //
 // The property everywhere: every byte the source delivered is yielded exactly once, in
 // order, as the same records a clean read of those bytes gives; the error comes out of
