@@ -53,10 +53,14 @@
 // Err. Every iterator ends at the end of the input or at the first error: check Err after
 // the loop.
 //
-// Every iterator runs on the caller's goroutine: nothing in a Reader starts a goroutine,
-// and nothing touches process-wide settings (the collector, the memory limit). To use
-// more cores, ask for them by name: CountAt and Count read a file in parallel sections,
-// and NewSection with Partition lets a program or a distributed job do the same.
+// Every iterator runs on the caller's goroutine: nothing in a Reader from New, Open or
+// NewSection starts a goroutine, and nothing touches process-wide settings (the
+// collector, the memory limit). Concurrency is asked for by name: ForeachParallel and
+// Map run the loop body on several goroutines, CountAt and Count read a file in parallel
+// sections, NewSection with Partition lets a program or a distributed job do the same,
+// and Follow waits for a growing file with the help of file-system notifications. Each
+// of those stops its goroutines before it returns; Map when its loop ends, Follow when
+// its Reader is closed or its context is done.
 //
 // # How it reads
 //
