@@ -47,10 +47,10 @@ measure "foreach -c --max-record 64MiB /dev/zero" 1 sh -c "'$fe' -c --max-record
 measure "foreach -p < endless newlines (4 GiB)" 0 sh -c "head -c 4G /dev/zero | tr '\\0' '\\n' | '$fe' -p"
 measure "foreach --limit 4096 /dev/zero | head -c 1G" 0 sh -c "'$fe' --limit 4096 /dev/zero | head -c 1G >/dev/null"
 
-# Without --max-record a record is unbounded by design: under a 2 GiB address-space
-# limit, /dev/zero must end in an out-of-memory failure, not run for ever.
-measure "ulimit -v 2GiB; foreach /dev/zero (no --max-record)" "non-zero" sh -c "ulimit -v 2097152; '$fe' /dev/zero >/dev/null 2>'$work/oom'"
-echo "(its standard error: $(head -c 200 "$work/oom" | head -n 2 | tr '\n' ' '))"
+# Without --max-record the command still never holds a record whole: the plain copy and
+# the numbering modes pass a record that never ends on a piece at a time, as cat does.
+measure "foreach /dev/zero | head -c 4G (no --max-record)" 0 sh -c "'$fe' /dev/zero | head -c 4G >/dev/null"
+measure "foreach -n /dev/zero | head -c 1G (no --max-record)" 0 sh -c "'$fe' -n /dev/zero | head -c 1G >/dev/null"
 
 # The engine alone, in-process (time, buffer peak, process Sys in the test log).
 (cd "$root" && FOREACH_HEAVY=1 FOREACH_HEAVY_SIZE=$((size_mib << 20)) \
