@@ -39,8 +39,7 @@ mem="$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo 2>/dev/n
 	echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
 	echo "- machine: $(uname -sm), $cpu, $(nproc) cores, $mem"
 	echo "- $(go env GOVERSION), GOMAXPROCS $(nproc)"
-	echo "- load average when the timed run started: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
-	echo "  (other work on the machine shares its cores: rerun on a quiet machine for final figures)"
+	echo "- load average when the timed run started (this script's build and corpora included): $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 	echo
 	flock /tmp/foreach-bench.lock "$work/parallelbench" -pairs "$pairs" -passes "$passes" -workers "$workers" \
 		"tall=$work/tall.txt" "Go sources=$work/gosrc.txt"
