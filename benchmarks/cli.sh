@@ -185,7 +185,7 @@ report="$work/cli.md"
 	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(uname -sr), $(go env GOVERSION); $(cat --version | head -n1), $(wc --version | head -n1 | sed 's/.*) //')"
 	echo "- Data, in the page cache: tall, \`go run ./testdata/gen --shape tall --size $size\` ($(wc -c <"$work/tall.txt") bytes, $(wc -l <"$work/tall.txt") lines); real, the Go distribution's .go files concatenated ($(wc -c <"$work/real.txt") bytes, $(wc -l <"$work/real.txt") lines)"
 	echo "- Command: \`SIZE=$size ROUNDS=$rounds RUNS=$runs${rows:+ ROWS='$rows'}${BASE:+ BASE=$BASE} benchmarks/cli.sh\`: hyperfine, $rounds rounds of $runs runs per command (after one warm-up run), the commands in turn, in the other order every other round; wall: median over all runs; ratio: median of the rounds' ratios of medians [least–greatest]; CPU: user + system, hyperfine's mean per round, median over the rounds. Outputs checked against the tools' before timing."
-	echo "- Load average (1, 5, 15 min): $load as the timing started, on $(nproc) cores shared with other work"
+	echo "- Load average (1, 5, 15 min): $load as the timing started, on $(nproc) cores (the script's own build and corpora count in it)"
 	for corpus in tall real; do
 		f="$work/$corpus.txt"
 		row "$corpus" "copy > /dev/null" null "cat $f" "$work/foreach $f" ${base:+"$work/foreach-base $f"}
