@@ -46,6 +46,12 @@ type FollowOptions struct {
 	// iterator's step). A program that buffers its output flushes it there, so that each
 	// record is written as soon as it is complete without a write per record.
 	Idle func()
+
+	// PollOnly makes the reader look only every Poll, without file-system
+	// notifications: for file systems whose notifications cannot be trusted, and for a
+	// writer that must not pay for them (while a watch is set, the kernel queues an event
+	// for every write(2), which slows a writer of one write per record by about half).
+	PollOnly bool
 }
 
 // Follow opens the named file and returns a Reader that does not end at the end of the
@@ -67,7 +73,7 @@ type FollowOptions struct {
 //
 // The reader waits on file-system notifications where the platform has them (one
 // goroutine watches the file's directory; the notification library runs one of its
-// own) and looks at the file every Poll in any case. Close releases the files, the
+// own; not with PollOnly) and looks at the file every Poll in any case. Close releases the files, the
 // goroutines and the notifications; so does ctx being done. A Reader from Follow must
 // be closed (or its ctx ended) even after its loop ended; Reset stops it too, and then
 // reads the new source as New would.
@@ -80,11 +86,6 @@ type FollowOptions struct {
 // and the pieces of Runs, are pieces of a record longer than the buffer, given out as
 // they arrive; every other iterator, and Next, yields whole records only.
 func Follow(ctx context.Context, name string, opt Options, fo FollowOptions) (*Reader, error) {
-	return follow(ctx, name, opt, fo, true)
-}
-
-// follow is Follow, with notifications used or not (the tests take the polling path).
-func follow(ctx context.Context, name string, opt Options, fo FollowOptions, notify bool) (*Reader, error) {
 	if err := validateFollow(opt, fo); err != nil {
 		return nil, err
 	}
@@ -102,7 +103,7 @@ func follow(ctx context.Context, name string, opt Options, fo FollowOptions, not
 	}
 	s := newFollower(name, followed{f, id}, start, fo)
 	s.recall()
-	s.startWatching(ctx, notify)
+	s.startWatching(ctx, !fo.PollOnly)
 	r := New(s, opt)
 	// Offsets count from the start of the file, not from Start.
 	r.e.base, r.e.origin = start, start

@@ -37,6 +37,31 @@ func modes(t *testing.T, f func(t *testing.T, notify bool)) {
 	t.Run("poll", func(t *testing.T) { f(t, false) })
 }
 
+// follow is Follow with notifications, or without them (PollOnly) for the polling path.
+func follow(ctx context.Context, name string, opt Options, fo FollowOptions, notify bool) (*Reader, error) {
+	fo.PollOnly = !notify
+	return Follow(ctx, name, opt, fo)
+}
+
+// PollOnly sets no watch: the follower has no notifications, and still reads what is
+// appended, at the next look.
+func TestFollowPollOnly(t *testing.T) {
+	modes(t, func(t *testing.T, notify bool) {
+		name := filepath.Join(t.TempDir(), "log")
+		f := logFile(t, name)
+		write(t, f, "a\n")
+		tl := startTailer(t, t.Context(), name, Options{}, FollowOptions{Poll: testPoll}, notify).run()
+		if watching := tl.s.w != nil; !notify && watching {
+			t.Fatal("PollOnly: the follower set a watch")
+		} else if notify && !watching && runtime.GOOS == "linux" {
+			t.Fatal("without PollOnly: no watch on linux")
+		}
+		tl.expect(t, fRec{"a\n", 0, 1})
+		write(t, f, "b\n")
+		tl.expect(t, fRec{"b\n", 2, 2})
+	})
+}
+
 // fRec is a record as the follower's loop saw it.
 type fRec struct {
 	rec  string
