@@ -2,7 +2,6 @@ package linereader
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -196,7 +195,7 @@ func TestCountCompressed(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 9))
 	dir := t.TempDir()
 	in := RandomOver(rng, sectionAlphabet, 50_000)
-	for format, data := range map[string][]byte{"gzip": gzipped(t, in), "zstd": zstded(t, in)} {
+	for format, data := range map[string][]byte{"gzip": Gzipped(t, in), "zstd": zstded(t, in)} {
 		for _, opt := range countOptions {
 			opt.Decompress = true
 			want := sequentialCountOf(t, bytes.NewReader(data), opt)
@@ -229,16 +228,6 @@ func sequentialCountOf(t *testing.T, src io.Reader, opt Options) int64 {
 	}
 	require.NoError(t, r.Err())
 	return n
-}
-
-func gzipped(t *testing.T, p []byte) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	w := gzip.NewWriter(&b)
-	_, err := w.Write(p)
-	require.NoError(t, err)
-	require.NoError(t, w.Close())
-	return b.Bytes()
 }
 
 func zstded(t *testing.T, p []byte) []byte {

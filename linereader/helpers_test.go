@@ -2,6 +2,7 @@ package linereader
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"iter"
@@ -11,7 +12,7 @@ import (
 
 // The test helpers of the package, in one place. Tests in package linereader_test reach
 // the exported ones (Seen, Current, Iterators, ReadAll, ReadAtMost, ReadSteps, Texts,
-// Joined, RandomInput, RandomOver) like export_test.go hooks.
+// Joined, RandomInput, RandomOver, Gzipped) like export_test.go hooks.
 
 // Seen is one record as a test sees it: its bytes, LineNo after it, Offset (where it
 // starts), and Partial. A record from the middle of a batch has LineNo, Offset and
@@ -223,3 +224,17 @@ func requireSame(t *testing.T, want, got []Seen, what string) {
 type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// Gzipped is data compressed as one gzip member.
+func Gzipped(t *testing.T, data []byte) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}

@@ -71,7 +71,7 @@ func TestMapOrderUnderVariableCost(t *testing.T) {
 	sources := map[string]func() io.Reader{
 		"bytes":    func() io.Reader { return bytes.NewReader(text) },
 		"one byte": func() io.Reader { return iotest.OneByteReader(bytes.NewReader(text)) },
-		"gzip":     func() io.Reader { return bytes.NewReader(gzipped(t, text)) },
+		"gzip":     func() io.Reader { return bytes.NewReader(linereader.Gzipped(t, text)) },
 	}
 	opts := []linereader.Options{
 		{}, {Chomp: true}, {Paragraph: true}, {Limit: 7, UTF8: true}, {Sep: []byte("aa")}, {Whole: true, Limit: 5000},

@@ -2,7 +2,6 @@ package linereader_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"math/rand/v2"
 	"reflect"
@@ -166,17 +165,13 @@ func TestVerbatim(t *testing.T) {
 			require.Equal(t, in, got, "%+v", opt)
 		}
 	}
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write([]byte("a\n"))
-	zw.Close()
 	for _, tc := range []struct {
 		opt linereader.Options
 		in  []byte
 	}{
 		{linereader.Options{Chomp: true}, []byte("a\n")},
 		{linereader.Options{Paragraph: true}, []byte("\n\na\n\n\n")},
-		{linereader.Options{Decompress: true}, gz.Bytes()},
+		{linereader.Options{Decompress: true}, linereader.Gzipped(t, []byte("a\n"))},
 		{linereader.Options{MaxRecord: 1}, []byte("abc\n")},
 		{linereader.Options{Paragraph: true, Whole: true}, []byte("a\n")},
 	} {

@@ -8,7 +8,6 @@ package linereader_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -130,16 +129,6 @@ func writeFile(t *testing.T, data []byte) string {
 	return name
 }
 
-func gzipped(t *testing.T, data []byte) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	w := gzip.NewWriter(&b)
-	_, err := w.Write(data)
-	require.NoError(t, err)
-	require.NoError(t, w.Close())
-	return b.Bytes()
-}
-
 // parCase is an option set, the input it reads, and the path ForeachParallel takes.
 type parCase struct {
 	name     string
@@ -180,7 +169,7 @@ func parCases(t *testing.T) []parCase {
 
 func (c parCase) file(t *testing.T) string {
 	if c.gzip {
-		return writeFile(t, gzipped(t, c.plain))
+		return writeFile(t, linereader.Gzipped(t, c.plain))
 	}
 	return writeFile(t, c.plain)
 }
@@ -319,7 +308,7 @@ func TestForeachParallelErrorFromInput(t *testing.T) {
 	long := append(bytes.Repeat([]byte("y"), 5000), '\n')
 	cut := bytes.IndexByte(text[100<<10:], '\n') + 100<<10 + 1
 	withLong := slices.Concat(text[:cut], long, text[cut:])
-	trunc := gzipped(t, text)
+	trunc := linereader.Gzipped(t, text)
 	trunc = trunc[:len(trunc)/2]
 	for _, c := range []struct {
 		name string
