@@ -52,7 +52,7 @@ type engine struct {
 	origin int64
 
 	// The source: rerr is what ended it (io.EOF; an error, reported once every byte
-	// before it has been yielded; errStopped), nil while it may deliver more. reads
+	// before it has been yielded; ErrStop), nil while it may deliver more. reads
 	// counts calls to its Read.
 	rerr  error
 	reads int
@@ -271,7 +271,7 @@ func (e *engine) search(pieces bool) (settled, ok bool) {
 		return true, e.cutAtLimit(limit)
 	case e.cfg.opt.MaxRecord > 0 && e.before+avail > e.cfg.opt.MaxRecord:
 		return true, e.tooLong()
-	case e.rerr == errStopped:
+	case e.rerr == ErrStop:
 		// A stopped source: the bytes without their separator are not a record.
 		e.start, e.blocks = len(e.data), nil
 		return true, e.finish()
@@ -423,7 +423,7 @@ func (e *engine) tooLong() bool {
 // finish ends iteration at the end of the input, reporting a read error kept until the
 // buffered bytes were yielded (none for a stopped source).
 func (e *engine) finish() bool {
-	if e.rerr == nil || e.rerr == errStopped {
+	if e.rerr == nil || e.rerr == ErrStop {
 		return e.fail(io.EOF)
 	}
 	return e.fail(e.rerr)

@@ -104,10 +104,8 @@ func Follow(ctx context.Context, name string, opt Options, fo FollowOptions) (*R
 	s := newFollower(name, followed{f, id}, start, fo)
 	s.recall()
 	s.startWatching(ctx, !fo.PollOnly)
-	r := New(s, opt)
 	// Offsets count from the start of the file, not from Start.
-	r.e.base, r.e.origin = start, start
-	return r, nil
+	return NewAt(s, start, opt), nil
 }
 
 // validateFollow reports options that Follow cannot use, wrapping ErrInvalidOptions.
@@ -222,12 +220,12 @@ type followed struct {
 
 // follower is Follow's source: an io.Reader over the files that have the name one after
 // the other, whose Read waits at the end of the data instead of returning io.EOF. It ends
-// one file's data with io.EOF only when the engine is to move on (nextInput): to the
+// one file's data with io.EOF only when the engine is to move on (NextInput): to the
 // next file, once the current one is read to its end and its successor has data, or to
 // the start of the current one, once it has been truncated below what was read (or
 // written over since: see rewritten).
 //
-// Two goroutines use it: the loop's, in Read and nextInput, and the watcher, which
+// Two goroutines use it: the loop's, in Read and NextInput, and the watcher, which
 // looks at the name when notifications or the poll timer say it may have changed, opens
 // each new file found there at once (so that a file rotated away before the loop reaches
 // it is still read) and wakes a waiting Read. stop, from any goroutine, ends both.
@@ -238,7 +236,7 @@ type follower struct {
 	idle func() // FollowOptions.Idle
 
 	wake        chan struct{} // capacity 1: the files may have changed; sent to without blocking
-	done        chan struct{} // closed by stop: a waiting Read returns errStopped
+	done        chan struct{} // closed by stop: a waiting Read returns ErrStop
 	watcherDone chan struct{} // closed when the watcher goroutine has returned
 	stopOnce    sync.Once
 	w           *fsnotify.Watcher // nil: no notifications, the poll timer alone
@@ -254,7 +252,7 @@ type follower struct {
 	//   - seen is what the name named at the last look (nil: nothing), for the poll to
 	//     tell a change; detached is set when seen is not cur.
 	//   - rotated or rewind is set while Read has ended cur's data with io.EOF for
-	//     nextInput to move on: to next[0], or to cur's new start after a truncation.
+	//     NextInput to move on: to next[0], or to cur's new start after a truncation.
 	//   - err is the first failure the watcher found (the name became a directory, a new
 	//     file cannot be opened), reported by Read once the files already open are read.
 	//   - last[:lastN] are the bytes of cur just before pos, as read (lastN < len(last)
@@ -311,10 +309,10 @@ func (s *follower) startWatching(ctx context.Context, notify bool) {
 	}
 	go s.watch()
 	s.mu.Lock()
-	s.unhook = context.AfterFunc(ctx, func() { s.stop() })
+	s.unhook = context.AfterFunc(ctx, func() { s.Stop() })
 	s.mu.Unlock()
 	if ctx.Err() != nil {
-		s.stop() // at once: AfterFunc's call may come after the first Read
+		s.Stop() // at once: AfterFunc's call may come after the first Read
 	}
 }
 
@@ -341,7 +339,7 @@ func (s *follower) read(p []byte) (n int, err error, wait bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stopped {
-		return 0, errStopped, false
+		return 0, ErrStop, false
 	}
 	// At the end of the data, where the writer writes, a truncation may have been
 	// followed by writes past pos before this read.
@@ -425,9 +423,9 @@ func (s *follower) recall() {
 	s.lastN, s.atEnd = n, true
 }
 
-// nextInput moves on after Read ended cur's data with io.EOF: to the next file, or to
+// NextInput moves on after Read ended cur's data with io.EOF: to the next file, or to
 // the start of the truncated one. The engine calls it once every byte read is yielded.
-func (s *follower) nextInput() bool {
+func (s *follower) NextInput() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
@@ -450,10 +448,10 @@ func (s *follower) nextInput() bool {
 	return true
 }
 
-// stop ends the follower: a waiting Read returns errStopped, the watcher goroutine and
+// stop ends the follower: a waiting Read returns ErrStop, the watcher goroutine and
 // the notifications end, the files are closed. It may be called from any goroutine, any
 // number of times; it returns once everything is released.
-func (s *follower) stop() error {
+func (s *follower) Stop() error {
 	s.stopOnce.Do(func() {
 		close(s.done)
 		<-s.watcherDone

@@ -96,8 +96,8 @@ func Open(name string, opt Options) (*Reader, error) {
 // numbers, offsets and Stats start again from 0, except Stats.Buffer, which is the
 // buffer's whole history.
 func (r *Reader) Reset(src io.Reader) {
-	if s, ok := r.e.src.(stopper); ok {
-		s.stop() // Follow's source: its watcher and files end with it
+	if s, ok := r.e.src.(Stopper); ok {
+		s.Stop() // Follow's source: its watcher and files end with it
 	}
 	if r.file != nil {
 		r.file.Close()
@@ -109,11 +109,11 @@ func (r *Reader) Reset(src io.Reader) {
 // Close closes the file if Open made the reader, and ends iteration. It is idempotent.
 // It does not close a source given to New.
 func (r *Reader) Close() error {
-	if s, ok := r.e.src.(stopper); ok {
+	if s, ok := r.e.src.(Stopper); ok {
 		// Follow's source: stopping it may be asked from another goroutine while the
 		// loop waits for data, so nothing else is touched here; the loop ends when the
-		// source's Read returns errStopped.
-		return s.stop()
+		// source's Read returns ErrStop.
+		return s.Stop()
 	}
 	if r.e.err == nil {
 		r.e.fail(io.EOF)

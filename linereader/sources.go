@@ -5,37 +5,52 @@ import (
 	"io"
 )
 
-// Sources made of several inputs, and sources that can be stopped (Follow's). They are
-// unexported: only this package makes such sources.
-//
-// A multiInput source ends each of its inputs with io.EOF. Once every byte of one input
-// has been yielded (its unterminated tail as its last record), the engine asks nextInput
-// whether another input follows; if so it reads on from that input's first byte, with
-// offsets counted from 0 again and line numbers going on.
-//
-// A source returns errStopped from Read when it was asked to stop (Follow's context, or
-// Close): iteration then ends with no error, and bytes buffered without their separator
-// are dropped, not yielded as a record, so that a record is never given out half written.
-type multiInput interface {
+// Sources that are more than one io.Reader: the contract a source of several inputs, or a
+// source that can be stopped, keeps with a Reader. The follow package's sources are built
+// on it; anyone may write one.
+
+// A MultiSource is a source made of several inputs read one after the other: its Read
+// ends each input with io.EOF. Once every byte of that input has been yielded (its
+// unterminated tail as its last record, as at any end of input), the Reader calls
+// NextInput; if it reports true, reading goes on from the next input's first byte, with
+// Offset and EndOffset counting from 0 again, LineNo going on, and Stats counting every
+// input. NextInput is called on the goroutine that iterates, never while a Read is in
+// progress, and only after Read returned io.EOF.
+type MultiSource interface {
 	io.Reader
-	nextInput() bool
+	NextInput() bool
 }
 
-// A stopper is a source that Reader.Close stops instead of ending the engine itself
-// (Follow's): stop may be called from any goroutine, and makes the source's Read return
-// errStopped promptly, also from a Read that is waiting for data.
-type stopper interface {
-	stop() error
+// ErrStop is what a source's Read returns when the reading was asked to stop (a context
+// ended, Close called): iteration ends after the complete records already read, and Err
+// reports nil. Bytes read after the last separator are dropped, not yielded as a record,
+// so that a record being written when the stop came is never given out half written. A
+// source must return ErrStop itself, not an error wrapping it.
+var ErrStop = errors.New("linereader: source stopped")
+
+// A Stopper is a source that Close stops instead of ending the Reader itself. Stop may be
+// called from any goroutine, also while the loop is blocked in the source's Read, and
+// makes that Read (and every later one) return ErrStop promptly; the loop then ends on
+// its own goroutine. Reset stops such a source too before it takes the new one.
+type Stopper interface {
+	Stop() error
 }
 
-// errStopped is returned by a source's Read when iteration was asked to stop.
-var errStopped = errors.New("linereader: source stopped")
+// NewAt is New for a source whose first byte is at offset start of its input (a file
+// opened and positioned there, a checkpoint resumed): Offset and EndOffset count from
+// the start of the input, not from start, and Stats.Bytes from start. Reset starts again
+// from offset 0.
+func NewAt(src io.Reader, start int64, opt Options) *Reader {
+	r := New(src, opt)
+	r.e.base, r.e.origin = start, start
+	return r
+}
 
-// nextInput moves to the source's next input, if it is a multiInput with one. It is
+// nextInput moves to the source's next input, if it is a MultiSource with one. It is
 // called with every buffered byte consumed.
 func (e *engine) nextInput() bool {
-	m, ok := e.src.(multiInput)
-	if !ok || e.rerr != io.EOF || !m.nextInput() {
+	m, ok := e.src.(MultiSource)
+	if !ok || e.rerr != io.EOF || !m.NextInput() {
 		return false
 	}
 	consumed := e.end() - e.origin

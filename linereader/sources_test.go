@@ -2,12 +2,13 @@ package linereader
 
 import (
 	"io"
+	"strings"
 	"testing"
 	"testing/iotest"
 )
 
-// inputs is a multiInput over several inputs, each read in reads of at most step bytes;
-// after the last one it returns end (io.EOF, or errStopped for a stopped source).
+// inputs is a MultiSource over several inputs, each read in reads of at most step bytes;
+// after the last one it returns end (io.EOF, or ErrStop for a stopped source).
 type inputs struct {
 	parts []string
 	step  int
@@ -29,7 +30,7 @@ func (s *inputs) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (s *inputs) nextInput() bool {
+func (s *inputs) NextInput() bool {
 	if len(s.parts) <= 1 {
 		return false
 	}
@@ -80,7 +81,7 @@ func TestMultiInputEndsEachInputsLastRecord(t *testing.T) {
 // the bytes after the last separator are not a record.
 func TestStoppedSourceDropsTheUnterminatedTail(t *testing.T) {
 	for _, step := range []int{1, 5, 64} {
-		src := &inputs{parts: []string{"x\n", "ab\ncd\nhalf a rec"}, step: step, end: errStopped}
+		src := &inputs{parts: []string{"x\n", "ab\ncd\nhalf a rec"}, step: step, end: ErrStop}
 		r := New(src, Options{Chomp: true})
 		got, _ := ReadAll(r, "Lines")
 		if recs, want := Texts(got), []string{"x", "ab", "cd"}; len(recs) != 3 || recs[0] != want[0] || recs[1] != want[1] || recs[2] != want[2] {
@@ -92,5 +93,63 @@ func TestStoppedSourceDropsTheUnterminatedTail(t *testing.T) {
 		if r.LineNo() != 3 || r.Offset() != 3 {
 			t.Errorf("step %d: LineNo %d Offset %d after the loop, want 3 and 3", step, r.LineNo(), r.Offset())
 		}
+	}
+}
+
+// NewAt counts offsets from the source's place in its input, and Stats.Bytes from there;
+// Reset starts again from 0.
+func TestNewAtCountsOffsetsFromStart(t *testing.T) {
+	r := NewAt(strings.NewReader("ab\ncd"), 100, Options{})
+	var offs, ends []int64
+	for r.Next() {
+		offs, ends = append(offs, r.Offset()), append(ends, r.EndOffset())
+	}
+	if len(offs) != 2 || offs[0] != 100 || offs[1] != 103 || ends[0] != 103 || ends[1] != 105 {
+		t.Fatalf("offsets %v ends %v, want [100 103] [103 105]", offs, ends)
+	}
+	if b := r.Stats().Bytes; b != 5 {
+		t.Errorf("Stats.Bytes = %d, want 5", b)
+	}
+	r.Reset(strings.NewReader("x\n"))
+	if !r.Next() || r.Offset() != 0 {
+		t.Errorf("after Reset: Offset %d, want 0", r.Offset())
+	}
+}
+
+// stoppable is a Stopper written outside the engine's knowledge: Close calls Stop and the
+// next Read returns ErrStop.
+type stoppable struct {
+	io.Reader
+	stopped bool
+}
+
+func (s *stoppable) Read(p []byte) (int, error) {
+	if s.stopped {
+		return 0, ErrStop
+	}
+	return s.Reader.Read(p)
+}
+
+func (s *stoppable) Stop() error { s.stopped = true; return nil }
+
+// Close stops a Stopper source rather than ending the reader itself; the loop ends
+// cleanly with the records before the stop, and the unterminated tail is not a record.
+func TestCloseStopsAStopperSource(t *testing.T) {
+	src := &stoppable{Reader: iotest.OneByteReader(strings.NewReader("a\nb\ntail"))}
+	r := New(src, Options{})
+	var got []string
+	for rec := range r.Lines() {
+		got = append(got, string(rec))
+		if len(got) == 1 {
+			if err := r.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(got) != 1 || got[0] != "a\n" {
+		t.Errorf("records %q, want only \"a\\n\" (the stop came during the second)", got)
+	}
+	if err := r.Err(); err != nil {
+		t.Errorf("Err = %v, want nil after a stop", err)
 	}
 }
