@@ -175,40 +175,11 @@ func followable(name string, fi os.FileInfo) error {
 func startOffset(f io.ReaderAt, size int64, cfg config, start int64) (int64, error) {
 	switch {
 	case start == -1:
-		return lastBoundary(f, size, cfg)
+		return LastBoundary(f, size, cfg.opt)
 	case start > size:
 		return 0, nil // truncated or replaced since the checkpoint
 	}
 	return start, nil
-}
-
-// lastBoundary returns where the last complete record of f's first size bytes ends: just
-// past the last separator (0 when there is none); with Whole and a Limit, the last
-// multiple of Limit. It reads backwards from the end, a window at a time, so that a file
-// that ends in complete records costs one small read. (Where Limit cuts or a separator
-// that overlaps itself make records depend on everything before them, the last
-// separator is still taken as a boundary: the records from there on are cut afresh.)
-func lastBoundary(f io.ReaderAt, size int64, cfg config) (int64, error) {
-	if cfg.mode == modeWhole {
-		return size - size%int64(cfg.opt.Limit), nil
-	}
-	const window = 64 << 10
-	sep := cfg.sep
-	buf := make([]byte, window+len(sep)-1)
-	for hi := size; hi > 0; {
-		lo := max(0, hi-window)
-		// The window reaches len(sep)-1 bytes past hi, for a separator straddling hi.
-		end := min(size, hi+int64(len(sep)-1))
-		n, err := f.ReadAt(buf[:end-lo], lo)
-		if err != nil && err != io.EOF {
-			return 0, err
-		}
-		if i := bytes.LastIndex(buf[:n], sep); i >= 0 {
-			return lo + int64(i+len(sep)), nil
-		}
-		hi = lo
-	}
-	return 0, nil
 }
 
 // followed is a file that has had the followed name, with its identity as it was when

@@ -7,7 +7,6 @@ package linereader
 // a speed.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -540,40 +539,6 @@ func TestFollowStartAtEnd(t *testing.T) {
 		write(t, f, "new\n")
 		tl.expect(t, fRec{"new\n", 4, 1})
 	})
-}
-
-// lastBoundary against a reference over the whole file: just past the last separator.
-func TestLastBoundary(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, sep := range []string{"\n", "\r\n", "ab", "\n\n", "long separator"} {
-		for range 40 {
-			size := rng.IntN(3 << 17)
-			data := make([]byte, size)
-			for i := range data {
-				data[i] = "xyzab\r"[rng.IntN(6)]
-			}
-			// A few separators, some straddling the 64 KiB windows from the end.
-			for range rng.IntN(4) {
-				at := size - rng.IntN(3)*(64<<10) - rng.IntN(len(sep)+1)
-				if at >= 0 && at+len(sep) <= size {
-					copy(data[at:], sep)
-				}
-			}
-			want := int64(0)
-			if i := bytes.LastIndex(data, []byte(sep)); i >= 0 {
-				want = int64(i + len(sep))
-			}
-			cfg := newConfig(Options{Sep: []byte(sep)})
-			got, err := lastBoundary(bytes.NewReader(data), int64(size), cfg)
-			if err != nil || got != want {
-				t.Fatalf("sep %q, size %d: lastBoundary = %d, %v; want %d", sep, size, got, err, want)
-			}
-		}
-	}
-	cfg := newConfig(Options{Whole: true, Limit: 4})
-	if got, _ := lastBoundary(bytes.NewReader(nil), 10, cfg); got != 8 {
-		t.Errorf("Whole with Limit 4 over 10 bytes: %d, want 8", got)
-	}
 }
 
 // Pull style: Next waits for each record.
