@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/foreachio/foreach/internal/testfifo"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -150,10 +152,7 @@ func TestHostileAllBytesAndInvalidUTF8(t *testing.T) {
 
 // A FIFO is read as a stream, in whatever pieces the writer sends, never ahead.
 func TestHostileFIFO(t *testing.T) {
-	name := filepath.Join(t.TempDir(), "fifo")
-	if err := mkfifo(name); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	name := testfifo.Make(t, "fifo")
 	in := numberedLines(3000)
 	for _, how := range []string{"Lines", "Batches", "Foreach"} {
 		done := make(chan error, 1)

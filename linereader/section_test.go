@@ -17,11 +17,12 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/foreachio/foreach/internal/testfifo"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -530,13 +531,8 @@ func TestCountMissingFile(t *testing.T) {
 }
 
 func TestCountFIFOReadsSequentially(t *testing.T) {
-	mkfifo, err := exec.LookPath("mkfifo")
-	if err != nil {
-		t.Skip("no mkfifo")
-	}
 	withCountPolicy(t, countPolicy{minFile: 10, minSection: 10, readSize: 16})
-	name := filepath.Join(t.TempDir(), "fifo")
-	require.NoError(t, exec.Command(mkfifo, name).Run())
+	name := testfifo.Make(t, "fifo")
 	in := bytes.Repeat([]byte("line\r\n"), 1000)
 	in = append(in, "last"...)
 	for _, opt := range []Options{{}, {Sep: []byte("\r\n")}, {Paragraph: true}} {

@@ -19,6 +19,8 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/foreachio/foreach/internal/testfifo"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -99,10 +101,7 @@ func TestHostileDevZeroMaxRecord(t *testing.T) {
 // A FIFO is read as a stream: printed byte for byte, and counted by -c (whose parallel
 // sections need a regular file, so -j falls back to one sequential read).
 func TestHostileFIFO(t *testing.T) {
-	name := filepath.Join(t.TempDir(), "fifo")
-	if err := mkfifo(name); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	name := testfifo.Make(t, "fifo")
 	var in bytes.Buffer
 	for i := range 20000 {
 		fmt.Fprintf(&in, "line %d\x00\xff\r\n", i)

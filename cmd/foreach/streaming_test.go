@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/foreachio/foreach/internal/testfifo"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -149,10 +151,7 @@ func TestStreamingCountBeforeWaitingInput(t *testing.T) {
 // for data; the output of the files before it, and its own records, come before that.
 func TestStreamingNamedFIFO(t *testing.T) {
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo")
-	if err := mkfifo(fifo); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	fifo := testfifo.Make(t, "fifo")
 	a := filepath.Join(dir, "a.txt")
 	require.NoError(t, os.WriteFile(a, []byte("from a\n"), 0o644))
 	for _, args := range [][]string{{"-n"}, {"-c"}} {

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package main
-
-import "errors"
-
-// mkfifo fails where there are no FIFOs: the tests that need one skip.
-func mkfifo(name string) error { return errors.ErrUnsupported }

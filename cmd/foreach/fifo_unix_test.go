@@ -1,8 +1,0 @@
-//go:build unix
-
-package main
-
-import "syscall"
-
-// mkfifo makes a FIFO (a named pipe) at name.
-func mkfifo(name string) error { return syscall.Mkfifo(name, 0o600) }
