@@ -15,3 +15,7 @@ run go mod verify
 run go mod tidy -diff
 run go vet ./...
 run go test ./...
+
+# The benchmarks' module (bench/, its own go.mod: the product's dependencies stay the
+# product's).
+run bash bench/ci.sh

@@ -6,7 +6,6 @@ replace github.com/foreachio/foreach => ../
 
 require (
 	github.com/apache/beam/sdks/v2 v2.77.0
-	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/foreachio/foreach v0.0.0-00010101000000-000000000000
 )
 
@@ -25,6 +24,7 @@ require (
 	github.com/GoogleCloudPlatform/opentelemetry-operations-go/internal/resourcemapping v0.57.0 // indirect
 	github.com/Microsoft/go-winio v0.6.2 // indirect
 	github.com/avast/retry-go/v4 v4.7.0 // indirect
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/cncf/xds/go v0.0.0-20260202195803-dba9d589def2 // indirect
 	github.com/containerd/errdefs v1.0.0 // indirect
 	github.com/containerd/errdefs/pkg v0.3.0 // indirect

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Times foreach-beam on Prism (in-process, the default) and on the direct runner against
-# foreach -c and a sequential Go loop (bench/seqloop) over the same generated files, with
-# the same job written with every record as an element (bench/perrecord), and writes the
+# foreach -c and a sequential Go loop (seqloop) over the same generated files, with
+# the same job written with every record as an element (perrecord), and writes the
 # medians to results.md (RESULTS=path to write elsewhere).
 #
-#   bash beam/bench.sh                  # ROUNDS=5 TALL=256MiB MIXED=64MiB by default
-#   ROUNDS=3 TALL=64MiB bash beam/bench.sh
+#   bash beam/bench/bench.sh                  # ROUNDS=5 TALL=256MiB MIXED=64MiB by default
+#   ROUNDS=3 TALL=64MiB bash beam/bench/bench.sh
 #
 # Each timed run holds /tmp/foreach-bench.lock (flock), so that no two measurements of the
 # project run at once; the contenders alternate within each round, in reverse order every
@@ -25,18 +25,18 @@ trap 'rm -rf "$WORK"' EXIT
 
 commit=$(git rev-parse --short HEAD)
 # Only the code that goes into the binaries counts: tests and this script's output do not.
-if git status --porcelain -- . ../linereader ../bytelist ../internal ../cmd/foreach ../testdata/gen |
+if git status --porcelain -- .. ../../linereader ../../bytelist ../../internal ../../cmd/foreach ../../testdata/gen |
 	grep -v -e '_test\.go$' -e 'results\.md$' | grep -q .; then
 	commit="$commit (with uncommitted changes)"
 fi
 
 echo "+ building into $WORK"
-go build -o "$WORK/foreach-beam" ./cmd/foreach-beam
-go build -o "$WORK/seqloop" ./bench/seqloop
-go build -o "$WORK/perrecord" ./bench/perrecord
-(cd .. && go build -o "$WORK/foreach" ./cmd/foreach)
+(cd .. && go build -o "$WORK/foreach-beam" ./cmd/foreach-beam)
+go build -o "$WORK/seqloop" ./seqloop
+go build -o "$WORK/perrecord" ./perrecord
+(cd ../.. && go build -o "$WORK/foreach" ./cmd/foreach)
 mkdir -p "$WORK/data" "$WORK/tiny" "$WORK/out"
-(cd .. && go run ./testdata/gen --shape tall --size "$TALL" -o "$WORK/data/tall.txt" &&
+(cd ../.. && go run ./testdata/gen --shape tall --size "$TALL" -o "$WORK/data/tall.txt" &&
 	go run ./testdata/gen --shape mixed --size "$MIXED" -o "$WORK/data/mixed.txt")
 printf 'one line\n' >"$WORK/tiny/one.txt"
 files=("$WORK/data/tall.txt" "$WORK/data/mixed.txt")
@@ -50,7 +50,7 @@ names=(
 	"foreach-beam on Prism (records and words)"
 	"foreach-beam on the direct runner"
 	"foreach-beam on Prism, one 9-byte file"
-	"bench/perrecord on Prism: every record an element"
+	"perrecord on Prism: every record an element"
 )
 cmds=(
 	"./foreach -c -j2 data/tall.txt data/mixed.txt"

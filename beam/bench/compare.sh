@@ -2,15 +2,15 @@
 # Runs foreachio and Beam's own textio side by side on Prism over the same files, checks
 # every run against a sequential read of the file (number of records and a hash of the
 # records as a multiset), and writes the tables into docs/distributed.md (between its
-# "compare.sh" markers) and every run into beam/compare-results.md.
+# "compare.sh" markers) and every run into beam/bench/compare-results.md.
 #
-#   bash beam/compare.sh                 # ROUNDS=3
-#   ROUNDS=1 CASES="plain gzip" bash beam/compare.sh
-#   DATA=/var/tmp/compare bash beam/compare.sh   # keep the generated files (about 820 MB) for a rerun
-#   RAW=beam/compare-results.md bash beam/compare.sh  # no runs: render the runs of that file again
+#   bash beam/bench/compare.sh                 # ROUNDS=3
+#   ROUNDS=1 CASES="plain gzip" bash beam/bench/compare.sh
+#   DATA=/var/tmp/compare bash beam/bench/compare.sh   # keep the generated files (about 820 MB) for a rerun
+#   RAW=beam/bench/compare-results.md bash beam/bench/compare.sh  # no runs: render the runs of that file again
 #
-# The files are made from real text, the Go distribution's .go files (bench/compare's
-# gen mode: `go run ./bench/compare list` names the cases and the contenders). Each run is
+# The files are made from real text, the Go distribution's .go files (the compare
+# program's gen mode: `go run ./compare list` names the cases and the contenders). Each run is
 # one process, timed by GNU time (wall, user+sys CPU, peak RSS; Prism runs its workers in
 # the same process) under flock $LOCK, so that no two timings of the project overlap; the
 # contenders alternate within a round, in reverse order every other round. The bytes each
@@ -26,19 +26,19 @@ CONTENDERS=${CONTENDERS:-}
 LOCK=${LOCK:-/tmp/foreach-bench.lock}
 TIMEOUT=${TIMEOUT:-600}
 RESULTS=${RESULTS:-compare-results.md}
-DOC=${DOC:-../docs/distributed.md}
+DOC=${DOC:-../../docs/distributed.md}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 DATA=${DATA:-$WORK/data}
 
 commit=$(git rev-parse --short HEAD)
-if git status --porcelain -- . ../linereader ../bytelist ../internal | grep -v -e '_test\.go$' -e 'compare-results\.md$' | grep -q .; then
+if git status --porcelain -- .. ../../linereader ../../bytelist ../../internal | grep -v -e '_test\.go$' -e 'compare-results\.md$' | grep -q .; then
 	commit="$commit (with uncommitted changes)"
 fi
 sdk=$(go list -m -f '{{.Version}}' github.com/apache/beam/sdks/v2)
 
 echo "+ building into $WORK"
-go build -o "$WORK/compare" ./bench/compare
+go build -o "$WORK/compare" ./compare
 cmp=$WORK/compare
 if [ -z "$CONTENDERS" ]; then
 	CONTENDERS=$("$cmp" list | awk -F'\t' '$1 == "contender" {print $2}' | tr '\n' ' ')
@@ -92,7 +92,7 @@ measure() {
 	load=$(sort -n "$WORK/load" | awk '{v[NR] = $1} END {printf "%s to %s, median %s", v[1], v[NR], v[int((NR + 1) / 2)]}')
 
 	{
-		echo "Made by \`bash beam/compare.sh\` (ROUNDS=$ROUNDS) at commit $commit, $(date -u '+%Y-%m-%d %H:%M UTC'), with the Beam Go SDK $sdk on Prism (in-process, loopback workers)."
+		echo "Made by \`bash beam/bench/compare.sh\` (ROUNDS=$ROUNDS) at commit $commit, $(date -u '+%Y-%m-%d %H:%M UTC'), with the Beam Go SDK $sdk on Prism (in-process, loopback workers)."
 		echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(go version | cut -d' ' -f3-), files in the page cache."
 		echo "Shared with other work: load average (1 min) $load before the runs; processes busy (5% of a core or more) at the start: $busy_before; at the end: $busy_after."
 		echo "Medians of $ROUNDS alternated runs, each its own process (start-up and pipeline construction included); CPU is user+sys; \"read\" is the bytes the reader asked of the filesystem; \"opens\" counts the files opened (one per restriction read, plus foreachio's look at each file when it makes the first restriction; a range when the runner split differently from run to run); a result holds for every run unless several are listed."
