@@ -129,14 +129,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2 // flag has printed the error and the usage
 	}
+	// Init must come right after the flags, before the job's own are checked: a runner
+	// that starts this binary as its worker (Dataflow, Flink, Spark, Prism with PROCESS or
+	// EXTERNAL workers) passes Beam's worker flags (--worker, --id, --control_endpoint …)
+	// and none of the job's, and Init then serves as the worker and exits the process.
+	beam.Init()
 	job, err := newJob(cfg, flag.Args())
 	if err != nil {
 		fmt.Fprintf(stderr, "foreach-beam: %v\nRun 'foreach-beam --help' for the flags.\n", err)
 		return 2
 	}
-	// Init must come right after the flags: on a runner that starts this binary as its
-	// worker (--environment_type=PROCESS, DOCKER), Init runs the worker and never returns.
-	beam.Init()
 	if !cfg.verbose {
 		// Prism alone logs a dozen INFO lines per job, and a failed bundle is logged at
 		// ERROR several times over, each with the whole execution plan. The command reports
@@ -152,12 +154,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	start := time.Now()
-	res, err := beamx.RunWithMetrics(ctx, job.pipeline())
-	if err != nil {
+	if err := beamx.Run(ctx, job.pipeline()); err != nil {
 		fmt.Fprintf(stderr, "foreach-beam: the job failed: %s\n", plainError(err))
 		return 1
 	}
-	fmt.Fprintln(stdout, job.summary(n, res, time.Since(start)))
+	line, err := job.summary(ctx, n, time.Since(start))
+	if err != nil {
+		fmt.Fprintf(stderr, "foreach-beam: the job ran, but %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, line)
 	return 0
 }
 
@@ -243,7 +249,8 @@ func (j *job) pipeline() *beam.Pipeline {
 	return p
 }
 
-// The job's counters, for the summary line.
+// The job's counters, for the runner's monitoring (the summary line does not use them:
+// see summary).
 const counterNamespace = "foreach-beam"
 
 var (
@@ -339,33 +346,46 @@ func joinSorted(_ int, lines func(*string) bool, emit func(string)) {
 	emit(strings.Join(all, "\n"))
 }
 
-// summary is the one line printed after a successful job. The totals come from the
-// job's counters; a runner that reports none gets a summary without them.
-func (j *job) summary(files int, res beam.PipelineResult, took time.Duration) string {
-	var records, words int64
-	counted := false
-	if res != nil {
-		for _, c := range res.Metrics().AllMetrics().Counters() {
-			if c.Key.Namespace != counterNamespace {
-				continue // foreachio's own counters are the library's, not the job's
-			}
-			switch c.Key.Name {
-			case "records":
-				records += c.Result()
-				counted = true
-			case "words":
-				words += c.Result()
-			}
-		}
+// summary is the one line printed after a successful job. The number of records is read
+// back from the records report, the job's result, so it is exact however the runner split
+// the work; the runner's metrics are not always (Prism was seen losing the counter
+// updates of bundles it split while they ran), so the summary does not use them.
+func (j *job) summary(ctx context.Context, files int, took time.Duration) (string, error) {
+	records, err := j.recordsTotal(ctx)
+	if err != nil {
+		return "", fmt.Errorf("reading back %s: %v", j.recordsFile(), err)
 	}
 	what := fmt.Sprintf("%d files", files)
 	if files == 1 {
 		what = "1 file"
 	}
-	if counted {
-		what += fmt.Sprintf(", %d records, %d words", records, words)
+	return fmt.Sprintf("foreach-beam: %s, %d records in %.1fs; wrote %s and %s", what, records, took.Seconds(), j.recordsFile(), j.wordsFile()), nil
+}
+
+// recordsTotal adds up the records report (PATH, a tab, RECORDS per line), through the
+// filesystem the job wrote it with.
+func (j *job) recordsTotal(ctx context.Context) (int64, error) {
+	fs, err := filesystem.New(ctx, j.recordsFile())
+	if err != nil {
+		return 0, err
 	}
-	return fmt.Sprintf("foreach-beam: %s in %.1fs; wrote %s and %s", what, took.Seconds(), j.recordsFile(), j.wordsFile())
+	defer fs.Close()
+	rc, err := fs.OpenRead(ctx, j.recordsFile())
+	if err != nil {
+		return 0, err
+	}
+	defer rc.Close()
+	var total int64
+	r := linereader.New(rc, linereader.Options{Chomp: true})
+	for line := range r.Views() {
+		i := bytes.LastIndexByte(line, '\t')
+		n, err := strconv.ParseInt(string(line[i+1:]), 10, 64)
+		if i < 0 || err != nil {
+			return 0, fmt.Errorf("line %q is not PATH<tab>RECORDS", line)
+		}
+		total += n
+	}
+	return total, r.Err()
 }
 
 // plainError shortens the runner's error, which wraps the DoFn's under several layers of
