@@ -10,8 +10,9 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/stats"
 
-	// Local paths work out of the box, as with textio; other filesystems (gs://, s3://)
-	// are registered by importing their packages.
+	// Local paths work out of the box, as with textio; s3:// and gs:// objects are listed
+	// and read by this package itself (MatchFiles, Sections); other filesystems are
+	// registered by importing their packages.
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 
 	"github.com/foreachio/foreach/linereader"
@@ -52,12 +53,13 @@ func newSections(opt linereader.Options, ropts []ReadOption) Sections {
 	return s
 }
 
-// Read returns the records of every file matching glob, a PCollection<string>. Files named
-// *.gz are decompressed (and read whole). A glob without a wildcard that matches no file
+// Read returns the records of every file matching glob (a local path, s3://bucket/glob or
+// gs://bucket/glob: see MatchFiles), a PCollection<string>. Files named *.gz are
+// decompressed (and read whole). A glob without a wildcard that matches no file
 // fails the job, as fileio.MatchFiles does; one with a wildcard may match nothing.
 func Read(s beam.Scope, glob string, opt linereader.Options, ropts ...ReadOption) beam.PCollection {
 	s = s.Scope("foreachio.Read")
-	return ReadRecords(s, fileio.ReadMatches(s, fileio.MatchFiles(s, glob)), opt, ropts...)
+	return ReadRecords(s, fileio.ReadMatches(s, MatchFiles(s, glob)), opt, ropts...)
 }
 
 // ReadRecords returns the records of every file of files (a

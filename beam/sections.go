@@ -12,6 +12,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 
+	"github.com/foreachio/foreach/beam/objstore"
 	"github.com/foreachio/foreach/linereader"
 )
 
@@ -85,6 +86,21 @@ type Sections struct {
 // [-1, 0), the whole file in one piece, for any other. It opens the file to find out; a
 // file it cannot open is given the whole-file restriction, and Each reports the error.
 func (s Sections) CreateInitialRestriction(ctx context.Context, file fileio.ReadableFile) offsetrange.Restriction {
+	if objstore.IsObjectURI(file.Metadata.Path) {
+		if gzipName(file.Metadata.Path) {
+			return wholeFile
+		}
+		obj, err := openObject(ctx, file)
+		if err != nil {
+			return wholeFile
+		}
+		ra := obj.ReaderAt(ctx, 0)
+		defer ra.Close()
+		if !splittable(ra, s.Options) {
+			return wholeFile
+		}
+		return offsetrange.Restriction{Start: 0, End: file.Metadata.Size}
+	}
 	rc, err := file.Open(ctx)
 	if err != nil {
 		return wholeFile
@@ -149,31 +165,57 @@ func (s Sections) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTracker 
 // decompressed bytes.
 func (s Sections) Each(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, fn func(offset int64, record []byte) error) error {
 	rest := rt.GetRestriction().(offsetrange.Restriction)
+	if whole(rest) && !rt.TryClaim(rest.Start) {
+		return nil // split away before it started: the residual reads the file
+	}
+	r, closer, err := s.open(ctx, rest, file)
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	return s.each(ctx, rt, rest, file.Metadata.Path, r, fn)
+}
+
+// open returns the reader of the restriction's records: a section of the file or the
+// object, or the whole of it read sequentially.
+func (s Sections) open(ctx context.Context, rest offsetrange.Restriction, file fileio.ReadableFile) (*linereader.Reader, io.Closer, error) {
 	path := file.Metadata.Path
+	if objstore.IsObjectURI(path) {
+		obj, err := openObject(ctx, file)
+		if err != nil {
+			return nil, nil, fmt.Errorf("foreachio: %w", err) // it names the object
+		}
+		if !whole(rest) {
+			ra := obj.ReaderAt(ctx, rest.End)
+			return linereader.NewSection(ra, rest.Start, rest.End, s.Options), ra, nil
+		}
+		rc, err := objectStream(ctx, obj)
+		if err != nil {
+			return nil, nil, fmt.Errorf("foreachio: %s: %w", path, err)
+		}
+		return linereader.New(rc, s.Options), rc, nil
+	}
 	rc, err := file.Open(ctx)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err // its message repeats the path
 		}
-		return fmt.Errorf("foreachio: %s: %w", path, err)
+		return nil, nil, fmt.Errorf("foreachio: %s: %w", path, err)
 	}
-	defer rc.Close()
-
-	var r *linereader.Reader
 	if whole(rest) {
-		if !rt.TryClaim(rest.Start) {
-			return nil // split away before it started: the residual reads the file
-		}
-		r = linereader.New(rc, s.Options)
-	} else {
-		ra, ok := rc.(io.ReaderAt)
-		if !ok {
-			return fmt.Errorf("foreachio: %s: cannot read byte range [%d, %d): its filesystem gives no io.ReaderAt", path, rest.Start, rest.End)
-		}
-		r = linereader.NewSection(ra, rest.Start, rest.End, s.Options)
+		return linereader.New(rc, s.Options), rc, nil
 	}
+	ra, ok := rc.(io.ReaderAt)
+	if !ok {
+		rc.Close()
+		return nil, nil, fmt.Errorf("foreachio: %s: cannot read byte range [%d, %d): its filesystem gives no io.ReaderAt", path, rest.Start, rest.End)
+	}
+	return linereader.NewSection(ra, rest.Start, rest.End, s.Options), rc, nil
+}
 
+// each yields the records of r, claiming each before fn sees it.
+func (s Sections) each(ctx context.Context, rt *sdf.LockRTracker, rest offsetrange.Restriction, path string, r *linereader.Reader, fn func(int64, []byte) error) error {
 	var n int64
 	defer func() {
 		recordsCounter.Inc(ctx, n)
@@ -193,6 +235,9 @@ func (s Sections) Each(ctx context.Context, rt *sdf.LockRTracker, file fileio.Re
 			// The options were splittable when the restriction was made and are not now:
 			// the DoFn's options changed between the two, which Beam does not do.
 			return fmt.Errorf("foreachio: %s: %w (the file was cut into sections for other options)", path, err)
+		}
+		if objstore.IsObjectURI(path) {
+			return fmt.Errorf("foreachio: %w", err) // objstore's errors name the object
 		}
 		return fmt.Errorf("foreachio: %s: %w", path, err)
 	}

@@ -7,13 +7,16 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 
 	foreachio "github.com/foreachio/foreach/beam"
+	"github.com/foreachio/foreach/beam/internal/fakestore"
 	"github.com/foreachio/foreach/linereader"
 	"github.com/foreachio/foreach/testdata/gen/corpus"
 )
@@ -233,5 +236,53 @@ func TestEachMissingFile(t *testing.T) {
 	})
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("Each: %v, want an error wrapping os.ErrNotExist", err)
+	}
+}
+
+// The same dynamic splits over s3:// and gs:// objects: every residual is a new section,
+// read with ranged GETs of its own.
+func TestDynamicSplitOfObjects(t *testing.T) {
+	dir := t.TempDir()
+	paths := []string{
+		generate(t, dir, "tall.txt", corpus.Spec{Shape: corpus.Tall, Lines: 25, Phrases: 3, Seed: 4}),
+		generate(t, dir, "crlf.txt", corpus.Spec{Shape: corpus.CRLF, Lines: 25, Phrases: 3, Seed: 4}),
+		generate(t, dir, "nofinal.txt", corpus.Spec{Shape: corpus.NoFinalNewline, Lines: 25, Phrases: 3, Seed: 4}),
+	}
+	for _, start := range []func(testing.TB) *fakestore.Server{fakestore.S3, fakestore.GCS} {
+		s := start(t)
+		s.Bucket(t, "b")
+		for _, path := range paths {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			uri := s.Put(t, "b", filepath.Base(path), data)
+			file := fileio.ReadableFile{Metadata: fileio.FileMetadata{Path: uri, Size: int64(len(data))}}
+			_, want := sequential(t, path, data, linereader.Options{})
+			for i := range want {
+				want[i] = strings.Replace(want[i], path, uri, 1)
+			}
+			sec := foreachio.Sections{SectionSize: int64(len(data))/2 + 1}
+			rests := sec.SplitRestriction(file, sec.CreateInitialRestriction(context.Background(), file))
+			if len(rests) != 2 {
+				t.Fatalf("%s: %d initial sections, want 2", uri, len(rests))
+			}
+			splits := 0
+			for _, fraction := range []float64{0, 0.5, 0.99} {
+				for k := 1; k <= len(want); k++ {
+					sp := &splitter{t: t, sec: sec, file: file, k: k, fraction: fraction, max: len(want)}
+					for _, rest := range rests {
+						sp.process(rest)
+					}
+					if !slices.Equal(sp.got, want) {
+						t.Fatalf("%s: split after record %d at fraction %v: primaries and residuals yield\n%q\nwant\n%q", uri, k, fraction, sp.got, want)
+					}
+					splits += sp.splits
+				}
+			}
+			if splits < len(want) {
+				t.Fatalf("%s: only %d splits succeeded", uri, splits)
+			}
+		}
 	}
 }

@@ -40,6 +40,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	foreachio "github.com/foreachio/foreach/beam"
+	"github.com/foreachio/foreach/beam/objstore"
 	"github.com/foreachio/foreach/internal/escape"
 	"github.com/foreachio/foreach/linereader"
 )
@@ -211,21 +212,32 @@ func newJob(c config, rest []string) (*job, error) {
 }
 
 // countMatches lists the glob before the job starts, so that a glob matching nothing is
-// one plain sentence rather than a failed job. It uses the same filesystems as the job.
+// one plain sentence rather than a failed job. It lists as the job does: s3:// and gs://
+// through foreachio's own clients, anything else through Beam's filesystems.
 func countMatches(ctx context.Context, glob string) (int, error) {
-	fs, err := filesystem.New(ctx, glob)
-	if err != nil {
-		return 0, fmt.Errorf("cannot read %s: %v", glob, err)
+	var n int
+	if objstore.IsObjectURI(glob) {
+		infos, err := objstore.List(ctx, glob)
+		if err != nil {
+			return 0, err // it names the glob
+		}
+		n = len(infos)
+	} else {
+		fs, err := filesystem.New(ctx, glob)
+		if err != nil {
+			return 0, fmt.Errorf("cannot read %s: %v", glob, err)
+		}
+		defer fs.Close()
+		names, err := fs.List(ctx, glob)
+		if err != nil {
+			return 0, fmt.Errorf("cannot list %s: %v", glob, err)
+		}
+		n = len(names)
 	}
-	defer fs.Close()
-	names, err := fs.List(ctx, glob)
-	if err != nil {
-		return 0, fmt.Errorf("cannot list %s: %v", glob, err)
-	}
-	if len(names) == 0 {
+	if n == 0 {
 		return 0, fmt.Errorf("no file matches %s", glob)
 	}
-	return len(names), nil
+	return n, nil
 }
 
 func (j *job) recordsFile() string { return j.output + "-records.tsv" }
@@ -237,7 +249,7 @@ func (j *job) wordsFile() string   { return j.output + "-words.tsv" }
 // would cost several times the reading itself.
 func (j *job) pipeline() *beam.Pipeline {
 	p, s := beam.NewPipelineWithRoot()
-	files := fileio.ReadMatches(s, fileio.MatchFiles(s, j.input))
+	files := fileio.ReadMatches(s, foreachio.MatchFiles(s, j.input))
 
 	records, words := beam.ParDo2(s.Scope("CountRecordsAndWords"), &countFn{foreachio.Sections{Options: j.opt, SectionSize: j.sectionSize}}, files)
 	zeros := beam.ParDo(s, zeroRecords, files) // an empty file has no section that counts it

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"compress/gzip"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/foreachio/foreach/beam/internal/fakestore"
 	"github.com/foreachio/foreach/linereader"
 	"github.com/foreachio/foreach/testdata/gen/corpus"
 )
@@ -212,5 +215,86 @@ func TestParseSize(t *testing.T) {
 		if got, err := parseSize(in); err == nil {
 			t.Errorf("parseSize(%q) = %d, want an error", in, got)
 		}
+	}
+}
+
+// The job over s3:// and gs:// objects: the corpus of TestJobReports, a gzipped copy of
+// one file and a 1 MB record across several sections, uploaded to a fake store; the
+// reports are those of a local read, with the objects' URIs for the paths.
+func TestJobReadsObjects(t *testing.T) {
+	dir, paths := corpusDir(t)
+	huge := filepath.Join(dir, "huge.txt")
+	if err := os.WriteFile(huge, []byte("before\n"+strings.Repeat("w ", 1<<19)+"\nafter\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths = append(paths, huge)
+	for _, start := range []func(testing.TB) *fakestore.Server{fakestore.S3, fakestore.GCS} {
+		s := start(t)
+		s.Bucket(t, "b")
+		var local, uris []string
+		for _, p := range paths {
+			data := []byte(readFile(t, p))
+			uris = append(uris, s.Put(t, "b", "logs/"+filepath.Base(p), data))
+			local = append(local, p)
+		}
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write([]byte(readFile(t, paths[0])))
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		uris = append(uris, s.Put(t, "b", "logs/tall.txt.gz", gz.Bytes()))
+		local = append(local, paths[0])
+
+		prefix := filepath.Join(t.TempDir(), "run")
+		code, stdout, stderr := runJob(t, "--input", s.Scheme+"://b/logs/*", "--output", prefix, "--section-size", "64KiB")
+		if code != 0 || stderr != "" {
+			t.Fatalf("%s: exit %d, stderr:\n%s", s.Scheme, code, stderr)
+		}
+		records, _, nrec, _ := expected(t, local, linereader.Options{}, 10)
+		lines := strings.Split(strings.TrimSuffix(records, "\n"), "\n")
+		// expected names the local paths; the job names the objects.
+		want := map[string]bool{}
+		for i, p := range local {
+			for _, line := range lines {
+				if strings.HasPrefix(line, p+"\t") {
+					want[uris[i]+line[len(p):]] = true
+				}
+			}
+		}
+		got := strings.Split(strings.TrimSuffix(readFile(t, prefix+"-records.tsv"), "\n"), "\n")
+		if len(got) != len(uris) {
+			t.Fatalf("%s: records report:\n%s\nwant one line for each of %q", s.Scheme, strings.Join(got, "\n"), uris)
+		}
+		for _, line := range got {
+			if !want[line] {
+				t.Errorf("%s: records report line %q is not one of %q", s.Scheme, line, slices.Sorted(maps.Keys(want)))
+			}
+		}
+		if !slices.IsSorted(got) {
+			t.Errorf("%s: records report not sorted:\n%s", s.Scheme, strings.Join(got, "\n"))
+		}
+		if !strings.Contains(stdout, fmt.Sprintf("foreach-beam: %d files, %d records in", len(uris), nrec)) {
+			t.Errorf("%s: summary %q, want %d files and %d records", s.Scheme, stdout, len(uris), nrec)
+		}
+		if s.Ranged.Load() == 0 {
+			t.Errorf("%s: no ranged GET", s.Scheme)
+		}
+	}
+}
+
+func TestJobObjectErrors(t *testing.T) {
+	s := fakestore.S3(t)
+	s.Bucket(t, "b")
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, stderr := runJob(t, "--input", "s3://nobucket/*.log", "--output", out)
+	if code != 1 || stderr != "foreach-beam: objstore: s3://nobucket/*.log: objstore: not found: no such bucket\n" {
+		t.Errorf("missing bucket: exit %d, stderr %q", code, stderr)
+	}
+	uri := s.Put(t, "b", "x.log", []byte(strings.Repeat("line\n", 100000)))
+	s.IgnoreRange.Store(true)
+	code, _, stderr = runJob(t, "--input", uri, "--output", out, "--section-size", "64KiB")
+	if code != 1 || !strings.HasPrefix(stderr, "foreach-beam: the job failed: foreachio: objstore: "+uri+": objstore: the server ignored the Range header") {
+		t.Errorf("range ignored: exit %d, stderr %q", code, stderr)
 	}
 }
