@@ -50,15 +50,29 @@
 //
 // A file is read whole, by one worker, when its bytes cannot be read at an offset or its
 // records cannot be found from an arbitrary offset: a compressed file (*.gz, decompressed
-// by fileio), a filesystem whose reader is not an io.ReaderAt (gs://, s3://, memfs://: only
-// local files are), and the options that linereader.NewSection refuses with
-// linereader.ErrNotSplittable (Paragraph, Whole, Limit, a Sep that can overlap itself such
-// as "aa"). Offsets then count the decompressed bytes.
+// by fileio), a Beam filesystem whose reader is not an io.ReaderAt (memfs://, or gs:// and
+// s3:// through Beam's own filesystems), and the options that linereader.NewSection
+// refuses with linereader.ErrNotSplittable (Paragraph, Whole, Limit, a Sep that can overlap
+// itself such as "aa"). Offsets then count the decompressed bytes.
+//
+// # Object stores
+//
+// s3://bucket/glob and gs://bucket/glob are listed (MatchFiles) and read by this package's
+// own clients (package objstore: aws-sdk-go-v2's default chain, with AWS_ENDPOINT_URL for an
+// S3-compatible server; cloud.google.com/go/storage's defaults, with STORAGE_EMULATOR_HOST
+// for an emulator), not by Beam's filesystems: a plain object is cut into sections as a
+// local file is, and each section is read with ranged GETs from just before its start to
+// just past its end, so that the bytes transferred stay close to the object's size
+// however many sections it has. An object named *.gz is read once, whole. Each section
+// checks that the object still has the size it was listed with, and every GET that its
+// version (ETag, generation) has not changed; a server that ignores the Range header is
+// refused.
 //
 // # Limits
 //
 // The files must not change while the job runs: the ranges are computed from the sizes
-// seen when the files were matched. Every DoFn and function of a pipeline must be
+// seen when the files were matched (objects that change are detected and fail the job;
+// local files are not checked). Every DoFn and function of a pipeline must be
 // registered with beam/register, or Prism (which runs the SDK the way a distributed runner
 // does) fails where the direct runner did not. LineNo has no meaning across sections and is
 // not reported.

@@ -9,6 +9,11 @@
 // frequent first), then prints a one-line summary. A word is a run of bytes other than
 // white space (as bytes.Fields splits).
 //
+// --input is a local glob, or s3://bucket/glob or gs://bucket/glob: objects are read in
+// byte-range sections with ranged GETs, as configured by the clouds' own settings
+// (AWS_ENDPOINT_URL for an S3-compatible server, STORAGE_EMULATOR_HOST for a GCS emulator:
+// see the package foreachio/objstore).
+//
 // The job runs on Prism, Beam's runner for one machine, inside the process, unless a
 // runner flag says otherwise: every flag of the Beam Go SDK passes through
 // (--runner=flink --endpoint=HOST:PORT, --runner=spark …, --runner=dataflow --project=…
@@ -72,7 +77,7 @@ type config struct {
 var cfg config
 
 func init() {
-	flag.StringVar(&cfg.input, "input", "", "`GLOB` of the files to read (required)")
+	flag.StringVar(&cfg.input, "input", "", "`GLOB` of the files to read: a path, s3://bucket/glob or gs://bucket/glob (required)")
 	flag.StringVar(&cfg.output, "output", "", "`PREFIX` of the output files PREFIX-records.tsv and PREFIX-words.tsv (required)")
 	flag.StringVar(&cfg.sep, "sep", `\n`, "record separator `STR` (escapes \\n \\r \\t \\0 \\\\ \\xHH)")
 	flag.BoolVar(&cfg.paragraph, "paragraph", false, "records are paragraphs, ended by a blank line (files are then read whole)")
