@@ -37,7 +37,7 @@ import (
 
 	"github.com/foreachio/foreach/internal/naive"
 	"github.com/foreachio/foreach/linereader"
-	"github.com/foreachio/foreach/testdata/gen/corpus"
+	"github.com/foreachio/foreach/internal/corpus"
 )
 
 const benchUsageHead = `Usage: foreach bench [flags] [FILE...]
