@@ -50,73 +50,87 @@ Flags:
 // corpus to stdout or the -o file, reports to stderr and returns the exit
 // status.
 func run(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("gen", pflag.ContinueOnError)
-	fs.SortFlags = false
-	var (
-		shape   = fs.String("shape", string(corpus.Tall), "corpus `NAME`, one of the shapes above")
-		lines   = fs.Int("lines", 0, "`N` lines (0: the shape's default)")
-		phrases = fs.Int("phrases", 0, "`N` words per line (0: the shape's default; for mixed, the scale; verywide ignores it)")
-		seed    = fs.Uint64("seed", 0, "`N` seeds the generator: other seeds, other bytes")
-		size    = fs.String("size", "", "target `SIZE` in bytes, e.g. 128MiB (overrides --lines)")
-		output  = fs.StringP("output", "o", "", "write to `FILE` (created or truncated) instead of standard output")
-		help    = fs.BoolP("help", "h", false, "print this help and exit")
-	)
-	usage := func(w io.Writer) {
-		names := make([]string, 0, len(corpus.Shapes()))
-		for _, s := range corpus.Shapes() {
-			names = append(names, string(s))
-		}
-		fmt.Fprintf(w, usageHead, strings.Join(names, ", "))
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-	}
-	fs.Usage = func() {} // run reports parse errors itself, on the right stream
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "gen: "+format+"\n", a...)
-		usage(stderr)
+	fs, fl := newFlags()
+	spec, err := fl.parse(fs, args)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "gen: %v\n", err)
+		usage(stderr, fs)
 		return 2
-	}
-
-	if err := fs.Parse(args); err != nil {
-		return fail("%v", err)
-	}
-	if *help {
-		usage(stdout)
+	case fl.help:
+		usage(stdout, fs)
 		return 0
 	}
-	if fs.NArg() > 0 {
-		return fail("unexpected argument %q", fs.Arg(0))
-	}
-	spec := corpus.Spec{Shape: corpus.Shape(*shape), Lines: *lines, Phrases: *phrases, Seed: *seed}
-	switch {
-	case *lines < 0:
-		return fail("--lines must not be negative: %d", *lines)
-	case *phrases < 0:
-		return fail("--phrases must not be negative: %d", *phrases)
-	}
-	if fs.Changed("size") {
-		n, err := humanize.ParseBytes(*size)
-		switch {
-		case err != nil:
-			return fail("invalid --size %q: want a size such as 128MiB, 64MB, 1G or 4096", *size)
-		case n == 0 || n > math.MaxInt64:
-			return fail("invalid --size %q: want more than 0 and less than 8 EiB", *size)
-		}
-		spec.Size = int64(n)
-	}
-	if err := spec.Validate(); err != nil {
-		return fail("%v", err)
-	}
-
-	var err error
-	if *output == "" || *output == "-" {
+	if fl.output == "" || fl.output == "-" {
 		_, err = corpus.Generate(stdout, spec)
 	} else {
-		_, err = corpus.WriteFile(*output, spec)
+		_, err = corpus.WriteFile(fl.output, spec)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gen: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// flags are the command's flags as typed.
+type flags struct {
+	shape, size, output string
+	lines, phrases      int
+	seed                uint64
+	help                bool
+}
+
+func newFlags() (*pflag.FlagSet, *flags) {
+	fs := pflag.NewFlagSet("gen", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.Usage = func() {} // run reports parse errors itself, on the right stream
+	fl := &flags{}
+	fs.StringVar(&fl.shape, "shape", string(corpus.Tall), "corpus `NAME`, one of the shapes above")
+	fs.IntVar(&fl.lines, "lines", 0, "`N` lines (0: the shape's default)")
+	fs.IntVar(&fl.phrases, "phrases", 0, "`N` words per line (0: the shape's default; for mixed, the scale; verywide ignores it)")
+	fs.Uint64Var(&fl.seed, "seed", 0, "`N` seeds the generator: other seeds, other bytes")
+	fs.StringVar(&fl.size, "size", "", "target `SIZE` in bytes, e.g. 128MiB (overrides --lines)")
+	fs.StringVarP(&fl.output, "output", "o", "", "write to `FILE` (created or truncated) instead of standard output")
+	fs.BoolVarP(&fl.help, "help", "h", false, "print this help and exit")
+	return fs, fl
+}
+
+// parse parses args into fl and returns the corpus they ask for (nothing to check with
+// --help).
+func (fl *flags) parse(fs *pflag.FlagSet, args []string) (corpus.Spec, error) {
+	if err := fs.Parse(args); err != nil || fl.help {
+		return corpus.Spec{}, err
+	}
+	spec := corpus.Spec{Shape: corpus.Shape(fl.shape), Lines: fl.lines, Phrases: fl.phrases, Seed: fl.seed}
+	switch {
+	case fs.NArg() > 0:
+		return spec, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case fl.lines < 0:
+		return spec, fmt.Errorf("--lines must not be negative: %d", fl.lines)
+	case fl.phrases < 0:
+		return spec, fmt.Errorf("--phrases must not be negative: %d", fl.phrases)
+	}
+	if fs.Changed("size") {
+		n, err := humanize.ParseBytes(fl.size)
+		switch {
+		case err != nil:
+			return spec, fmt.Errorf("invalid --size %q: want a size such as 128MiB, 64MB, 1G or 4096", fl.size)
+		case n == 0 || n > math.MaxInt64:
+			return spec, fmt.Errorf("invalid --size %q: want more than 0 and less than 8 EiB", fl.size)
+		}
+		spec.Size = int64(n)
+	}
+	return spec, spec.Validate()
+}
+
+// usage prints the command's usage to w.
+func usage(w io.Writer, fs *pflag.FlagSet) {
+	names := make([]string, 0, len(corpus.Shapes()))
+	for _, s := range corpus.Shapes() {
+		names = append(names, string(s))
+	}
+	fmt.Fprintf(w, usageHead, strings.Join(names, ", "))
+	fs.SetOutput(w)
+	fs.PrintDefaults()
 }
