@@ -245,6 +245,9 @@ func (e *engine) take(i int) {
 // not buffered whole: it comes in pieces of about BufferSize bytes (before > 0 after all
 // but the last), so that memory stays bounded whatever its length.
 func (e *engine) advance(pieces bool) bool {
+	if b, ok := e.src.(*backward); ok {
+		return b.advance(e) // NewBackward: records last first (backward.go)
+	}
 	if e.err != nil {
 		return e.fail(e.err) // no current record after an attempt past the end
 	}
