@@ -161,6 +161,7 @@ func (e *engine) reset(src io.Reader) {
 	e.gathered = gathered{}
 	e.section = section{stopAt: -1}
 	e.err = nil
+	e.cfg.simple = e.cfg.shortPath()
 	e.setFast()
 }
 
