@@ -37,13 +37,14 @@ func NewBackward(src io.ReaderAt, size int64, opt Options) *Reader {
 	r := New(b, opt)
 	e := &r.e
 	e.buf.Release(0) // the forward buffer is not used
+	// The reading's error, not the options': Reset reads the new source forward.
 	switch err := cfg.splittable(); {
 	case err != nil:
-		e.cfg.err = err
+		e.fail(err)
 	case format != "":
-		e.cfg.err = fmt.Errorf("%w: %s input", ErrNotSplittable, format)
+		e.fail(fmt.Errorf("%w: %s input", ErrNotSplittable, format))
 	case size < 0:
-		e.cfg.err = fmt.Errorf("linereader: backward over %d bytes: the size is negative", size)
+		e.fail(fmt.Errorf("linereader: backward over %d bytes: the size is negative", size))
 	}
 	// The short path and the runs of Runs cut records forward: a backward Reader takes
 	// neither. With simple unset the engine never sets fast; a section end (stopAt >= 0)

@@ -279,3 +279,32 @@ func TestBackwardMaxRecord(t *testing.T) {
 		assert.Equal(t, TooLongError{Offset: 2, LineNo: 3, Max: 100}, *tooLong)
 	}
 }
+
+// Regression: NewTail and NewBackward kept a refusal (unsplittable options, compressed
+// input) as an error of the options, so Reset never read the new source; and a backward
+// Reader, Reset, read its new source without the short path. Reset reads the new source
+// forward, exactly, whatever the reader was.
+func TestFromEndResetReadsTheNewSourceForward(t *testing.T) {
+	in, next := "a\nbb\n\nccc", "x\nyy\n\n\nz"
+	for name, mk := range map[string]func(opt Options) *Reader{
+		"NewTail":     func(opt Options) *Reader { return NewTail(strings.NewReader(in), int64(len(in)), 2, opt) },
+		"NewBackward": func(opt Options) *Reader { return NewBackward(strings.NewReader(in), int64(len(in)), opt) },
+	} {
+		for _, opt := range []Options{{}, {Paragraph: true}, {BufferSize: 4}} {
+			r := mk(opt)
+			for r.Next() {
+			}
+			r.Reset(strings.NewReader(next))
+			var got, want []string
+			for rec := range r.Lines() {
+				got = append(got, string(rec))
+			}
+			for rec := range New(strings.NewReader(next), opt).Lines() {
+				want = append(want, string(rec))
+			}
+			if err := r.Err(); err != nil || !slices.Equal(got, want) {
+				t.Errorf("%s %+v, Reset: %q, %v; want %q", name, opt, got, err, want)
+			}
+		}
+	}
+}

@@ -41,7 +41,9 @@ func NewTail(src io.ReaderAt, size int64, n int, opt Options) *Reader {
 	start = max(0, min(start, size))
 	r := NewAt(io.NewSectionReader(src, start, size-start), start, opt)
 	r.e.reads = reads
-	r.e.cfg.err = refuse
+	if refuse != nil {
+		r.e.fail(refuse) // the tail's error, not the options': Reset reads the new source
+	}
 	return r
 }
 
