@@ -38,6 +38,10 @@ func (c *command) reverse(in *input, src io.ReaderAt, size int64, plain bool) {
 		}
 		src, size = io.NewSectionReader(src, start, size-start), size-start
 	}
+	if c.verbatim() {
+		c.copyRecords(in.name, linereader.NewBackward(src, size, opt))
+		return
+	}
 	if unterminated(src, size, opt.Sep) {
 		// The last record, without its separator, is printed first, and the record
 		// before it runs on after it on the same line, as tac prints them: printed on
@@ -115,4 +119,22 @@ func tailStart(src io.ReaderAt, size int64, n int, opt linereader.Options) (int6
 		return t.Offset(), nil
 	}
 	return size, t.Err()
+}
+
+// copyRecords writes the records of r as they are, back to back, appended to the
+// output buffer in one loop: the records of a backward read, which come one at a time,
+// when no flag adds to them or takes from them (verbatim).
+func (c *command) copyRecords(name string, r *linereader.Reader) {
+	w := c.w
+	for rec := range r.Views() {
+		if len(rec) <= cap(w.buf)-len(w.buf) {
+			w.buf = append(w.buf, rec...)
+			continue
+		}
+		if w.Write(rec); w.err != nil {
+			c.writeFailed(w.err)
+			break
+		}
+	}
+	c.done(name, r)
 }
