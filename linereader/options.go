@@ -214,10 +214,17 @@ func newConfig(opt Options) config {
 		c.mode, c.sep = modeBytes, bytes.Clone(opt.Sep)
 	}
 	c.opt.Sep = c.sep
-	c.simple = c.err == nil && c.mode == modeByte && opt.Limit <= 0 && opt.MaxRecord == 0
+	c.simple = c.shortPath()
 	c.gatherAt = max(gatherMin, 2*c.readSize)
 	c.releaseCap = max(16*c.readSize, 4<<20)
 	return c
+}
+
+// shortPath reports whether the engine's short path applies to these options: a one-byte
+// separator, no Limit, no MaxRecord (a reader that cuts records otherwise, such as
+// NewBackward's, turns simple off; Reset turns it back on).
+func (c *config) shortPath() bool {
+	return c.err == nil && c.mode == modeByte && c.opt.Limit <= 0 && c.opt.MaxRecord == 0
 }
 
 // find returns the index just past the first separator in p, or -1 (always in whole
@@ -249,6 +256,31 @@ func (c *config) findLast(p []byte) int {
 		return i + len(c.sep)
 	}
 	return -1
+}
+
+// findAll appends to ends base plus the index just past every separator in p, in order,
+// and returns ends. Only for a separator that cannot overlap itself, where every
+// occurrence is a match. One call for a whole chunk: NewBackward finds the boundaries of
+// a chunk forward, then yields its records from the last.
+func (c *config) findAll(p []byte, base int, ends []int) []int {
+	if len(c.sep) == 1 {
+		for i := 0; ; {
+			j := bytes.IndexByte(p[i:], c.sepByte)
+			if j < 0 {
+				return ends
+			}
+			i += j + 1
+			ends = append(ends, base+i)
+		}
+	}
+	for i := 0; ; {
+		j := bytes.Index(p[i:], c.sep)
+		if j < 0 {
+			return ends
+		}
+		i += j + len(c.sep)
+		ends = append(ends, base+i)
+	}
 }
 
 // count returns the number of separators in p. Only for a separator that cannot overlap

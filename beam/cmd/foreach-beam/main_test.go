@@ -15,7 +15,7 @@ import (
 
 	"github.com/foreachio/foreach/beam/internal/fakestore"
 	"github.com/foreachio/foreach/linereader"
-	"github.com/foreachio/foreach/testdata/gen/corpus"
+	"github.com/foreachio/foreach/internal/corpus"
 )
 
 // The job runs in this process on Prism, as the command does by default.
