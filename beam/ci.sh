@@ -19,3 +19,7 @@ run go test ./...
 # The benchmarks' module (bench/, its own go.mod: the product's dependencies stay the
 # product's).
 run bash bench/ci.sh
+
+# The job as a distributed job: a standalone Prism with EXTERNAL and PROCESS workers
+# (the job binary started again as its own worker), two runs of each, counts checked.
+RUNS=2 run bash prism.sh
