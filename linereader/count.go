@@ -25,7 +25,8 @@ var parallelCount = countPolicy{minFile: 4 << 20, minSection: 4 << 20, readSize:
 
 // Count returns the number of records in the named file, reading it in up to `workers`
 // sections at once when the options are splittable, sequentially otherwise; workers < 1
-// means runtime.NumCPU().
+// means runtime.GOMAXPROCS(0), the CPUs this program may use (a container limited to two
+// CPUs counts with two).
 //
 // A regular file is counted by CountAt over the size it has when Count opens it: see
 // CountAt for how, and for what happens if the file changes meanwhile. A pipe, a device
@@ -61,7 +62,7 @@ func Count(name string, opt Options, workers int) (int64, error) {
 // the caller has already opened (an *os.File, a memory-mapped file, a bytes.Reader), so
 // that the bytes counted are those of the file in hand, not of whatever its name points
 // to by then. It reads the input in up to `workers` sections at once when the options
-// are splittable, sequentially otherwise; workers < 1 means runtime.NumCPU(). Sections
+// are splittable, sequentially otherwise; workers < 1 means runtime.GOMAXPROCS(0). Sections
 // are read by concurrent ReadAt calls, which io.ReaderAt allows.
 //
 // Invalid options (see Options.Validate) and a negative size are reported before
@@ -87,7 +88,7 @@ func CountAt(ra io.ReaderAt, size int64, opt Options, workers int) (int64, error
 		return 0, fmt.Errorf("linereader: CountAt with a negative size (%d)", size)
 	}
 	if workers < 1 {
-		workers = runtime.NumCPU()
+		workers = runtime.GOMAXPROCS(0)
 	}
 	if opt.Decompress && formatAt(ra) == "" {
 		opt.Decompress = false // plain input: its separators can be counted as they are
