@@ -1,6 +1,6 @@
-package linereader_test
+package parallel_test
 
-// ForeachParallel against the reference (reference_test.go): every record exactly once,
+// Foreach against the reference (reference_test.go): every record exactly once,
 // with its exact offset, for option sets that take the sections path and the batches
 // path, and worker counts 1, 2, 3 and 8; records owned; errors from fn and from the
 // input; panics and Goexit; invalid options and a missing file; and no goroutine left
@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -25,111 +24,10 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/foreachio/foreach/linereader"
+	"github.com/foreachio/foreach/parallel"
 )
 
-// parWorkerCounts are the worker counts every case runs with.
-var parWorkerCounts = []int{1, 2, 3, 8}
-
-// noLeak fails the test, at its end, if a goroutine started during it is still running
-// (goleak waits a while for goroutines on their way out).
-func noLeak(t *testing.T) {
-	t.Helper()
-	ignore := goleak.IgnoreCurrent()
-	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
-}
-
-// parRec is a record as fn saw it.
-type parRec struct {
-	Data string
-	Off  int64
-}
-
-func (r parRec) String() string { return fmt.Sprintf("{%q @%d}", r.Data, r.Off) }
-
-// wantRecs is what a sequential read of in (decompressed) with opt yields.
-func wantRecs(in []byte, opt linereader.Options) []parRec {
-	var recs []parRec
-	for _, r := range refSplit(in, opt) {
-		recs = append(recs, parRec{r.Rec, r.Off})
-	}
-	return recs
-}
-
-// collectParallel runs ForeachParallel and returns the records fn saw, in offset order,
-// checking on the way that each is an exact-size allocation.
-func collectParallel(t *testing.T, name string, opt linereader.Options, workers int) ([]parRec, error) {
-	var (
-		mu   sync.Mutex
-		recs []parRec
-		bad  []string
-	)
-	err := linereader.ForeachParallel(name, opt, workers, func(rec []byte, off int64) error {
-		mu.Lock()
-		defer mu.Unlock()
-		if cap(rec) != len(rec) {
-			bad = append(bad, fmt.Sprintf("record at %d: len %d, cap %d", off, len(rec), cap(rec)))
-		}
-		recs = append(recs, parRec{string(rec), off})
-		return nil
-	})
-	require.Empty(t, bad, "records are exact-size allocations")
-	slices.SortFunc(recs, func(a, b parRec) int { return int(a.Off - b.Off) })
-	return recs, err
-}
-
-// parText is a deterministic text of about size bytes that exercises every option set:
-// LF and CRLF lines, runs of blank lines, "aa" and "aba" runs, ';', multi-byte UTF-8, and
-// now and then a line of several KiB.
-func parText(seed uint64, size int) []byte {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	words := []string{"alpha", "beta", "aa", "aba", "ab;", "héllo", "日本語", "x", "aaa", "ba"}
-	ends := []string{"\n", "\n", "\n", "\r\n", "\n\n", "\n\n\n", ";", "\r\n\r\n"}
-	var b bytes.Buffer
-	for b.Len() < size {
-		n := rng.IntN(12)
-		if rng.IntN(200) == 0 {
-			n = 1000 + rng.IntN(3000)
-		}
-		for i := range n {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(words[rng.IntN(len(words))])
-		}
-		b.WriteString(ends[rng.IntN(len(ends))])
-	}
-	return b.Bytes()
-}
-
-// hugeRecords is a file of a few records of hundreds of KiB, and a few small ones among
-// them: more sections than records.
-func hugeRecords() []byte {
-	var b bytes.Buffer
-	for i, n := range []int{300 << 10, 10, 500 << 10, 3, 200 << 10} {
-		b.WriteString(strings.Repeat(string(rune('a'+i)), n))
-		b.WriteString("\n")
-	}
-	b.WriteString("tail without a newline")
-	return b.Bytes()
-}
-
-// numbered is n lines "line 1\n", "line 2\n", ...
-func numbered(n int) []byte {
-	var b bytes.Buffer
-	for i := range n {
-		fmt.Fprintf(&b, "line %d\n", i+1)
-	}
-	return b.Bytes()
-}
-
-func writeFile(t *testing.T, data []byte) string {
-	t.Helper()
-	name := filepath.Join(t.TempDir(), "in")
-	require.NoError(t, os.WriteFile(name, data, 0o600))
-	return name
-}
-
-// parCase is an option set, the input it reads, and the path ForeachParallel takes.
+// parCase is an option set, the input it reads, and the path Foreach takes.
 type parCase struct {
 	name     string
 	opt      linereader.Options
@@ -169,20 +67,20 @@ func parCases(t *testing.T) []parCase {
 
 func (c parCase) file(t *testing.T) string {
 	if c.gzip {
-		return writeFile(t, linereader.Gzipped(t, c.plain))
+		return writeFile(t, gzipped(t, c.plain))
 	}
 	return writeFile(t, c.plain)
 }
 
 // Every record exactly once, with the offset of a sequential read, on both paths and for
 // every worker count.
-func TestForeachParallelMatchesSequential(t *testing.T) {
+func TestForeachMatchesSequential(t *testing.T) {
 	noLeak(t)
 	for _, c := range parCases(t) {
 		name := c.file(t)
 		f, err := os.Open(name)
 		require.NoError(t, err)
-		require.Equal(t, c.sections, linereader.Sectionable(f, c.opt), "%s: path", c.name)
+		require.Equal(t, c.sections, parallel.Sectionable(f, c.opt), "%s: path", c.name)
 		f.Close()
 		want := wantRecs(c.plain, c.opt)
 		require.NotEmpty(t, want)
@@ -197,27 +95,15 @@ func TestForeachParallelMatchesSequential(t *testing.T) {
 	}
 }
 
-func firstDiff(want, got []parRec) string {
-	for i := range min(len(want), len(got)) {
-		if want[i] != got[i] {
-			return fmt.Sprintf("record %d is %v, want %v", i, got[i], want[i])
-		}
-	}
-	if len(got) > len(want) {
-		return fmt.Sprintf("extra record %v", got[len(want)])
-	}
-	return fmt.Sprintf("missing record %v", want[len(got)])
-}
-
 // Randomized inputs and options against the reference, through both paths.
-func TestForeachParallelRandomized(t *testing.T) {
+func TestForeachRandomized(t *testing.T) {
 	noLeak(t)
 	rng := rand.New(rand.NewPCG(21, 21))
 	alphabet := "ab\n\r;xé"
 	seps := []string{"", "\n", ";", "ab", "aa", "\r\n", "aba", "b\n"}
 	dir := t.TempDir()
 	for i := range 300 {
-		in := linereader.RandomOver(rng, alphabet, rng.IntN(5000))
+		in := randomOver(rng, alphabet, rng.IntN(5000))
 		opt := randomOptions(rng, seps)
 		name := filepath.Join(dir, fmt.Sprint(i))
 		require.NoError(t, os.WriteFile(name, in, 0o600))
@@ -233,7 +119,7 @@ func TestForeachParallelRandomized(t *testing.T) {
 
 // Records are fn's own: kept and scribbled on by fn, no record changes another, and the
 // kept ones are unchanged after the call (no view of a buffer reused meanwhile).
-func TestForeachParallelRecordsOwned(t *testing.T) {
+func TestForeachRecordsOwned(t *testing.T) {
 	noLeak(t)
 	for _, c := range parCases(t) {
 		if c.name != "default" && c.name != "paragraph" && c.name != "gzip" {
@@ -247,7 +133,7 @@ func TestForeachParallelRecordsOwned(t *testing.T) {
 				kept []parRec
 				recs [][]byte
 			)
-			err := linereader.ForeachParallel(name, c.opt, w, func(rec []byte, off int64) error {
+			err := parallel.Foreach(t.Context(), name, c.opt, w, func(rec []byte, off int64) error {
 				s := string(rec)
 				for i := range rec {
 					rec[i] = 'X' // scribble over what fn owns
@@ -272,8 +158,8 @@ func TestForeachParallelRecordsOwned(t *testing.T) {
 var errFromFn = errors.New("fn failed")
 
 // The first error from fn is returned and stops every worker: fn is not called once
-// ForeachParallel has returned, and no goroutine is left.
-func TestForeachParallelErrorFromFn(t *testing.T) {
+// Foreach has returned, and no goroutine is left.
+func TestForeachErrorFromFn(t *testing.T) {
 	noLeak(t)
 	for _, c := range parCases(t) {
 		if c.name != "default" && c.name != "limit" && c.name != "gzip" {
@@ -283,7 +169,7 @@ func TestForeachParallelErrorFromFn(t *testing.T) {
 		for _, w := range parWorkerCounts {
 			var returned atomic.Bool
 			var calls, late atomic.Int64
-			err := linereader.ForeachParallel(name, c.opt, w, func(rec []byte, off int64) error {
+			err := parallel.Foreach(t.Context(), name, c.opt, w, func(rec []byte, off int64) error {
 				if returned.Load() {
 					late.Add(1)
 				}
@@ -302,13 +188,13 @@ func TestForeachParallelErrorFromFn(t *testing.T) {
 
 // An error from the input (a record over MaxRecord, a truncated gzip stream) is returned
 // on either path.
-func TestForeachParallelErrorFromInput(t *testing.T) {
+func TestForeachErrorFromInput(t *testing.T) {
 	noLeak(t)
 	text := numbered(20000)
 	long := append(bytes.Repeat([]byte("y"), 5000), '\n')
 	cut := bytes.IndexByte(text[100<<10:], '\n') + 100<<10 + 1
 	withLong := slices.Concat(text[:cut], long, text[cut:])
-	trunc := linereader.Gzipped(t, text)
+	trunc := gzipped(t, text)
 	trunc = trunc[:len(trunc)/2]
 	for _, c := range []struct {
 		name string
@@ -322,7 +208,7 @@ func TestForeachParallelErrorFromInput(t *testing.T) {
 	} {
 		name := writeFile(t, c.data)
 		for _, w := range parWorkerCounts {
-			err := linereader.ForeachParallel(name, c.opt, w, func([]byte, int64) error { return nil })
+			err := parallel.Foreach(t.Context(), name, c.opt, w, func([]byte, int64) error { return nil })
 			require.Error(t, err, "%s, %d workers", c.name, w)
 			if c.opt.MaxRecord > 0 {
 				var tl *linereader.TooLongError
@@ -335,7 +221,7 @@ func TestForeachParallelErrorFromInput(t *testing.T) {
 
 // A panic in fn is raised again in the caller with its own value, once every worker has
 // stopped: fn is not called after it, and no goroutine is left.
-func TestForeachParallelPanic(t *testing.T) {
+func TestForeachPanic(t *testing.T) {
 	noLeak(t)
 	for _, c := range parCases(t) {
 		if c.name != "default" && c.name != "paragraph" {
@@ -347,7 +233,7 @@ func TestForeachParallelPanic(t *testing.T) {
 			var calls, late atomic.Int64
 			value := func() (v any) {
 				defer func() { v = recover() }()
-				_ = linereader.ForeachParallel(name, c.opt, w, func(rec []byte, off int64) error {
+				_ = parallel.Foreach(t.Context(), name, c.opt, w, func(rec []byte, off int64) error {
 					if returned.Load() {
 						late.Add(1)
 					}
@@ -359,7 +245,7 @@ func TestForeachParallelPanic(t *testing.T) {
 				return nil
 			}()
 			returned.Store(true)
-			require.Equal(t, errFromFn, value, "%s, %d workers: the panic's value", c.name, w)
+			requirePanic(t, value, errFromFn, fmt.Sprintf("%s, %d workers", c.name, w))
 			require.Zero(t, late.Load(), "fn called after the panic reached the caller")
 		}
 	}
@@ -367,7 +253,7 @@ func TestForeachParallelPanic(t *testing.T) {
 
 // A runtime.Goexit in fn (t.FailNow in a test's fn) ends the caller's goroutine too,
 // after the workers have stopped.
-func TestForeachParallelGoexit(t *testing.T) {
+func TestForeachGoexit(t *testing.T) {
 	noLeak(t)
 	name := writeFile(t, parText(4, 200<<10))
 	for _, w := range parWorkerCounts {
@@ -375,7 +261,7 @@ func TestForeachParallelGoexit(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			_ = linereader.ForeachParallel(name, linereader.Options{}, w, func([]byte, int64) error {
+			_ = parallel.Foreach(t.Context(), name, linereader.Options{}, w, func([]byte, int64) error {
 				runtime.Goexit()
 				return nil
 			})
@@ -388,17 +274,17 @@ func TestForeachParallelGoexit(t *testing.T) {
 
 // Invalid options are reported before the file is opened; a missing file is reported as
 // os.Open reports it.
-func TestForeachParallelInvalidOptionsAndMissingFile(t *testing.T) {
+func TestForeachInvalidOptionsAndMissingFile(t *testing.T) {
 	noLeak(t)
 	missing := filepath.Join(t.TempDir(), "missing")
 	for _, w := range parWorkerCounts {
 		called := false
 		fn := func([]byte, int64) error { called = true; return nil }
-		err := linereader.ForeachParallel(missing, linereader.Options{Paragraph: true, Whole: true}, w, fn)
+		err := parallel.Foreach(t.Context(), missing, linereader.Options{Paragraph: true, Whole: true}, w, fn)
 		require.ErrorIs(t, err, linereader.ErrInvalidOptions)
-		err = linereader.ForeachParallel(missing, linereader.Options{Limit: -1}, w, fn)
+		err = parallel.Foreach(t.Context(), missing, linereader.Options{Limit: -1}, w, fn)
 		require.ErrorIs(t, err, linereader.ErrInvalidOptions)
-		err = linereader.ForeachParallel(missing, linereader.Options{}, w, fn)
+		err = parallel.Foreach(t.Context(), missing, linereader.Options{}, w, fn)
 		require.ErrorIs(t, err, fs.ErrNotExist)
 		var pe *fs.PathError
 		require.ErrorAs(t, err, &pe)
@@ -407,7 +293,7 @@ func TestForeachParallelInvalidOptionsAndMissingFile(t *testing.T) {
 }
 
 // An empty file gives no record on any path.
-func TestForeachParallelEmptyFile(t *testing.T) {
+func TestForeachEmptyFile(t *testing.T) {
 	noLeak(t)
 	name := writeFile(t, nil)
 	for _, opt := range []linereader.Options{{}, {Paragraph: true}, {Decompress: true}} {
@@ -420,13 +306,13 @@ func TestForeachParallelEmptyFile(t *testing.T) {
 }
 
 // One worker reads in the caller's goroutine, in input order, and starts no goroutine.
-func TestForeachParallelOneWorkerInline(t *testing.T) {
+func TestForeachOneWorkerInline(t *testing.T) {
 	noLeak(t)
 	text := parText(5, 100<<10)
 	name := writeFile(t, text)
 	for _, opt := range []linereader.Options{{}, {Paragraph: true}} {
 		var got []parRec
-		err := linereader.ForeachParallel(name, opt, 1, func(rec []byte, off int64) error {
+		err := parallel.Foreach(t.Context(), name, opt, 1, func(rec []byte, off int64) error {
 			if len(got) == 0 {
 				require.NoError(t, goleak.Find(goleak.IgnoreCurrent()))
 			}
@@ -439,7 +325,7 @@ func TestForeachParallelOneWorkerInline(t *testing.T) {
 }
 
 // workers < 1 means GOMAXPROCS: every record, once.
-func TestForeachParallelDefaultWorkers(t *testing.T) {
+func TestForeachDefaultWorkers(t *testing.T) {
 	noLeak(t)
 	text := parText(6, 300<<10)
 	name := writeFile(t, text)
@@ -448,23 +334,4 @@ func TestForeachParallelDefaultWorkers(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, wantRecs(text, linereader.Options{}), got)
 	}
-}
-
-// randomOptions draws an option set of every kind, for the randomized tests of both
-// parallel paths: a separator from seps, paragraphs or whole input, sometimes a limit.
-func randomOptions(rng *rand.Rand, seps []string) linereader.Options {
-	opt := linereader.Options{Chomp: rng.IntN(2) == 0, BufferSize: []int{0, 1, 7, 64}[rng.IntN(4)]}
-	switch rng.IntN(6) {
-	case 0:
-		opt.Paragraph = true
-	case 1:
-		opt.Whole = true
-	default:
-		opt.Sep = []byte(seps[rng.IntN(len(seps))])
-	}
-	if rng.IntN(4) == 0 {
-		opt.Limit = 1 + rng.IntN(20)
-		opt.UTF8 = rng.IntN(2) == 0
-	}
-	return opt
 }

@@ -1,8 +1,8 @@
 //go:build unix
 
-package linereader_test
+package parallel_test
 
-// ForeachParallel over a FIFO and a device: read by one goroutine, records handed out as
+// Foreach over a FIFO and a device: read by one goroutine, records handed out as
 // they arrive, memory bounded however fast the writer, and a failure in fn ends a read
 // blocked on the FIFO instead of hanging.
 
@@ -10,25 +10,22 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/foreachio/foreach/internal/testfifo"
 	"github.com/foreachio/foreach/linereader"
+	"github.com/foreachio/foreach/parallel"
 )
 
 // fifo makes a FIFO and starts write on a goroutine with its write end; the returned
 // channel gives write's error once it has returned and the write end is closed.
 func fifo(t *testing.T, write func(w *os.File) error) (string, chan error) {
 	t.Helper()
-	name := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(name, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	name := testfifo.Make(t, "fifo")
 	done := make(chan error, 1)
 	go func() {
 		w, err := os.OpenFile(name, os.O_WRONLY, 0)
@@ -43,24 +40,8 @@ func fifo(t *testing.T, write func(w *os.File) error) (string, chan error) {
 	return name, done
 }
 
-// deadline fails the test if f has not returned within a generous time: the only way to
-// tell a hang from a slow machine.
-func deadline(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Minute):
-		t.Fatalf("%s: still running after 2 minutes", what)
-	}
-}
-
 // Every record of a FIFO, with exact offsets, written in pieces that cut records.
-func TestForeachParallelFIFO(t *testing.T) {
+func TestForeachFIFO(t *testing.T) {
 	noLeak(t)
 	text := parText(31, 300<<10)
 	for _, opt := range []linereader.Options{{}, {Chomp: true}, {Paragraph: true}} {
@@ -83,7 +64,7 @@ func TestForeachParallelFIFO(t *testing.T) {
 
 // A record read from a FIFO reaches fn before the next read: a writer that waits for fn
 // to see each record before writing the next one does not deadlock.
-func TestForeachParallelFIFORecordByRecord(t *testing.T) {
+func TestForeachFIFORecordByRecord(t *testing.T) {
 	noLeak(t)
 	for _, w := range []int{2, 3} {
 		seen := make(chan struct{}, 1)
@@ -99,7 +80,7 @@ func TestForeachParallelFIFORecordByRecord(t *testing.T) {
 		})
 		var got atomic.Int64
 		deadline(t, "record by record", func() {
-			err := linereader.ForeachParallel(name, linereader.Options{}, w, func([]byte, int64) error {
+			err := parallel.Foreach(t.Context(), name, linereader.Options{}, w, func([]byte, int64) error {
 				got.Add(1)
 				seen <- struct{}{}
 				return nil
@@ -113,7 +94,7 @@ func TestForeachParallelFIFORecordByRecord(t *testing.T) {
 
 // fn fails while the writer keeps the FIFO open and writes nothing more: the read blocked
 // on it ends (the file is closed) and the error is returned.
-func TestForeachParallelFIFOErrorWhileBlocked(t *testing.T) {
+func TestForeachFIFOErrorWhileBlocked(t *testing.T) {
 	noLeak(t)
 	for _, w := range []int{2, 8} {
 		release := make(chan struct{})
@@ -123,7 +104,7 @@ func TestForeachParallelFIFOErrorWhileBlocked(t *testing.T) {
 			return err
 		})
 		deadline(t, "error while blocked", func() {
-			err := linereader.ForeachParallel(name, linereader.Options{}, w, func(rec []byte, _ int64) error {
+			err := parallel.Foreach(t.Context(), name, linereader.Options{}, w, func(rec []byte, _ int64) error {
 				if string(rec) == "line 100\n" {
 					return errFromFn
 				}
@@ -139,7 +120,7 @@ func TestForeachParallelFIFOErrorWhileBlocked(t *testing.T) {
 // However fast the writer, while fn is stuck the records in flight stay within the
 // documented batches: the writer gets no further than them, the Reader's buffer and the
 // pipe's own capacity.
-func TestForeachParallelFIFOMemoryBounded(t *testing.T) {
+func TestForeachFIFOMemoryBounded(t *testing.T) {
 	noLeak(t)
 	const recLen = 64
 	line := append(bytes.Repeat([]byte("m"), recLen-1), '\n')
@@ -161,7 +142,7 @@ func TestForeachParallelFIFOMemoryBounded(t *testing.T) {
 		go func() {
 			// Once the workers are stuck, give the writer time to fill what it can.
 			time.Sleep(300 * time.Millisecond)
-			batches := int64(2*w+1) * linereader.ParBatchBytes
+			batches := int64(2*w+1) * parallel.BatchBytes
 			slack := int64(2*linereader.DefaultBufferSize + 1<<20) // Reader's buffer, pipe capacity
 			// Bytes written but not yet given to fn. Once fn is stuck, calls stays put;
 			// before that, the two loads are too close together for fn to move far.
@@ -171,7 +152,7 @@ func TestForeachParallelFIFOMemoryBounded(t *testing.T) {
 			}
 			close(stuck)
 		}()
-		err := linereader.ForeachParallel(name, linereader.Options{}, w, func([]byte, int64) error {
+		err := parallel.Foreach(t.Context(), name, linereader.Options{}, w, func([]byte, int64) error {
 			if calls.Add(1) >= 10000 {
 				<-stuck
 			}
@@ -184,7 +165,7 @@ func TestForeachParallelFIFOMemoryBounded(t *testing.T) {
 }
 
 // A device is read as a stream: /dev/null has no record.
-func TestForeachParallelDevice(t *testing.T) {
+func TestForeachDevice(t *testing.T) {
 	noLeak(t)
 	if _, err := os.Stat("/dev/null"); err != nil {
 		t.Skip("no /dev/null")

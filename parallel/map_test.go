@@ -1,4 +1,4 @@
-package linereader_test
+package parallel_test
 
 // Map against a sequential loop: results in input order under a body whose cost varies
 // per record, for several option sets, sources and worker counts; records owned; early
@@ -6,6 +6,7 @@ package linereader_test
 // blocks, a bounded window; no goroutine left after any loop (goleak).
 
 import (
+	"context"
 	"bytes"
 	"errors"
 	"fmt"
@@ -17,12 +18,12 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/iotest"
-	"time"
 
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
 	"github.com/foreachio/foreach/linereader"
+	"github.com/foreachio/foreach/parallel"
 )
 
 // mapResult is what the tests' fn makes of a record.
@@ -57,8 +58,8 @@ func costly(rec []byte) mapResult {
 // sequentialMap is what Map must give: fn over the reference's records, in order.
 func sequentialMap(in []byte, opt linereader.Options) []mapResult {
 	var out []mapResult
-	for _, r := range refSplit(in, opt) {
-		out = append(out, costly([]byte(r.Rec)))
+	for _, r := range wantRecs(in, opt) {
+		out = append(out, costly([]byte(r.Data)))
 	}
 	return out
 }
@@ -71,7 +72,7 @@ func TestMapOrderUnderVariableCost(t *testing.T) {
 	sources := map[string]func() io.Reader{
 		"bytes":    func() io.Reader { return bytes.NewReader(text) },
 		"one byte": func() io.Reader { return iotest.OneByteReader(bytes.NewReader(text)) },
-		"gzip":     func() io.Reader { return bytes.NewReader(linereader.Gzipped(t, text)) },
+		"gzip":     func() io.Reader { return bytes.NewReader(gzipped(t, text)) },
 	}
 	opts := []linereader.Options{
 		{}, {Chomp: true}, {Paragraph: true}, {Limit: 7, UTF8: true}, {Sep: []byte("aa")}, {Whole: true, Limit: 5000},
@@ -85,7 +86,7 @@ func TestMapOrderUnderVariableCost(t *testing.T) {
 			want := sequentialMap(text, opt)
 			for _, w := range parWorkerCounts {
 				r := linereader.New(src(), opt)
-				got := slices.Collect(linereader.Map(r, w, costly))
+				got := slices.Collect(parallel.Map(t.Context(), r, w, costly))
 				require.NoError(t, r.Err())
 				if !slices.Equal(want, got) {
 					t.Fatalf("%s %+v, %d workers: %d results, want %d", srcName, opt, w, len(got), len(want))
@@ -104,7 +105,7 @@ func TestMapRecordsOwned(t *testing.T) {
 	for _, w := range parWorkerCounts {
 		r := linereader.New(bytes.NewReader(text), linereader.Options{})
 		var kept [][]byte
-		for rec := range linereader.Map(r, w, func(rec []byte) []byte {
+		for rec := range parallel.Map(t.Context(), r, w, func(rec []byte) []byte {
 			s := string(rec)
 			for i := range rec {
 				rec[i] = 'X'
@@ -116,10 +117,10 @@ func TestMapRecordsOwned(t *testing.T) {
 			kept = append(kept, rec)
 		}
 		require.NoError(t, r.Err())
-		want := refSplit(text, linereader.Options{})
+		want := wantRecs(text, linereader.Options{})
 		require.Len(t, kept, len(want))
 		for i := range kept {
-			require.Equal(t, want[i].Rec, string(kept[i]), "record %d", i)
+			require.Equal(t, want[i].Data, string(kept[i]), "record %d", i)
 		}
 	}
 }
@@ -136,7 +137,7 @@ func TestMapBreak(t *testing.T) {
 			var late atomic.Int64
 			r := linereader.New(bytes.NewReader(text), linereader.Options{})
 			var got []mapResult
-			for v := range linereader.Map(r, w, func(rec []byte) mapResult {
+			for v := range parallel.Map(t.Context(), r, w, func(rec []byte) mapResult {
 				if ended.Load() {
 					late.Add(1)
 				}
@@ -172,7 +173,7 @@ func TestMapPanicInFn(t *testing.T) {
 			value := func() (v any) {
 				defer func() { v = recover() }()
 				r := linereader.New(bytes.NewReader(text), linereader.Options{})
-				for v := range linereader.Map(r, w, func(rec []byte) mapResult {
+				for v := range parallel.Map(t.Context(), r, w, func(rec []byte) mapResult {
 					if ended.Load() {
 						late.Add(1)
 					}
@@ -186,7 +187,7 @@ func TestMapPanicInFn(t *testing.T) {
 				return nil
 			}()
 			ended.Store(true)
-			require.Equal(t, errFromFn, value, "%d workers, panic at %d", w, bad)
+			requirePanic(t, value, errFromFn, fmt.Sprintf("%d workers, panic at %d", w, bad))
 			require.Equal(t, want[:bad-1], got, "%d workers, panic at %d: the results before it", w, bad)
 			require.Zero(t, late.Load())
 		}
@@ -202,7 +203,7 @@ func TestMapPanicInLoopBody(t *testing.T) {
 			defer func() { v = recover() }()
 			r := linereader.New(bytes.NewReader(text), linereader.Options{})
 			n := 0
-			for range linereader.Map(r, w, costly) {
+			for range parallel.Map(t.Context(), r, w, costly) {
 				if n++; n == 100 {
 					panic(errFromLoop)
 				}
@@ -223,7 +224,7 @@ func TestMapGoexit(t *testing.T) {
 		go func() {
 			defer close(done)
 			r := linereader.New(bytes.NewReader(text), linereader.Options{})
-			for range linereader.Map(r, w, func(rec []byte) int {
+			for range parallel.Map(t.Context(), r, w, func(rec []byte) int {
 				if string(rec) == "line 300\n" {
 					runtime.Goexit()
 				}
@@ -263,7 +264,7 @@ func TestMapInputError(t *testing.T) {
 	want := sequentialMap(delivered, linereader.Options{})
 	for _, w := range parWorkerCounts {
 		r := linereader.New(&failAfter{data: delivered, err: errSource}, linereader.Options{})
-		got := slices.Collect(linereader.Map(r, w, costly))
+		got := slices.Collect(parallel.Map(t.Context(), r, w, costly))
 		require.ErrorIs(t, r.Err(), errSource)
 		require.Equal(t, want, got, "%d workers", w)
 	}
@@ -274,19 +275,20 @@ func TestMapInvalidOptions(t *testing.T) {
 	noLeak(t)
 	for _, w := range parWorkerCounts {
 		r := linereader.New(bytes.NewReader(numbered(10)), linereader.Options{Whole: true, Paragraph: true})
-		require.Empty(t, slices.Collect(linereader.Map(r, w, costly)))
+		require.Empty(t, slices.Collect(parallel.Map(t.Context(), r, w, costly)))
 		require.ErrorIs(t, r.Err(), linereader.ErrInvalidOptions)
 	}
 }
 
-// One worker (or GOMAXPROCS 1) is a plain loop: no goroutine is started.
+// One worker (or GOMAXPROCS 1) with a context that is never done is a plain loop: no
+// goroutine is started.
 func TestMapOneWorkerInline(t *testing.T) {
 	noLeak(t)
 	text := numbered(3000)
 	ignore := goleak.IgnoreCurrent()
 	r := linereader.New(bytes.NewReader(text), linereader.Options{})
 	var got []mapResult
-	for v := range linereader.Map(r, 1, costly) {
+	for v := range parallel.Map(context.Background(), r, 1, costly) {
 		if len(got) == 0 {
 			require.NoError(t, goleak.Find(ignore))
 		}
@@ -301,13 +303,14 @@ func TestMapDefaultWorkers(t *testing.T) {
 	text := numbered(3000)
 	for _, w := range []int{0, -5} {
 		r := linereader.New(bytes.NewReader(text), linereader.Options{})
-		require.Equal(t, sequentialMap(text, linereader.Options{}), slices.Collect(linereader.Map(r, w, costly)))
+		require.Equal(t, sequentialMap(text, linereader.Options{}), slices.Collect(parallel.Map(t.Context(), r, w, costly)))
 	}
 }
 
 // While the loop body stands still, fn gets no further ahead of it than the window: at
-// most 4×workers+2 batches, each of at most ParBatchBytes of records. The pause only
-// gives the workers time to run ahead; the bound holds however far they got.
+// most MapWindow×workers+2 batches, each of at most BatchBytes of records. The body
+// waits until fn's calls stop moving (the workers have gone as far as they can), and the
+// bound is checked all along.
 func TestMapWindowBounded(t *testing.T) {
 	noLeak(t)
 	const recLen = 100
@@ -316,13 +319,15 @@ func TestMapWindowBounded(t *testing.T) {
 	for _, w := range []int{2, 3} {
 		var calls atomic.Int64
 		r := linereader.New(bytes.NewReader(text), linereader.Options{})
-		perBatch := min(linereader.ParBatchBytes/recLen, linereader.ParBatchRecords)
-		bound := int64((4*w + 2) * perBatch)
+		perBatch := min(parallel.BatchBytes/recLen, parallel.BatchRecords)
+		bound := int64((parallel.MapWindow*w + 2) * perBatch)
 		n := 0
-		for range linereader.Map(r, w, func(rec []byte) int { calls.Add(1); return len(rec) }) {
+		for range parallel.Map(t.Context(), r, w, func(rec []byte) int { calls.Add(1); return len(rec) }) {
 			if n++; n == 1 {
-				time.Sleep(200 * time.Millisecond)
-				require.LessOrEqual(t, calls.Load(), bound, "%d workers: fn ran too far ahead", w)
+				settle(t, "fn's calls", calls.Load, func(c int64) {
+					require.LessOrEqual(t, c, bound, "%d workers: fn ran too far ahead", w)
+				})
+				require.Greater(t, calls.Load(), int64(w), "%d workers: the workers did run ahead", w)
 			}
 		}
 		require.Equal(t, 100000, n)
@@ -347,7 +352,7 @@ func TestMapBreakOverBlockedSource(t *testing.T) {
 		}()
 		r := linereader.New(pr, linereader.Options{})
 		var got []mapResult
-		for v := range linereader.Map(r, w, costly) {
+		for v := range parallel.Map(t.Context(), r, w, costly) {
 			got = append(got, v)
 			close(breaking)
 			break
@@ -372,7 +377,7 @@ func TestMapOverPipe(t *testing.T) {
 			pw.Close()
 		}()
 		r := linereader.New(pr, linereader.Options{})
-		require.Equal(t, sequentialMap(text, linereader.Options{}), slices.Collect(linereader.Map(r, w, costly)))
+		require.Equal(t, sequentialMap(text, linereader.Options{}), slices.Collect(parallel.Map(t.Context(), r, w, costly)))
 		require.NoError(t, r.Err())
 	}
 }
@@ -389,12 +394,12 @@ func TestMapRandomized(t *testing.T) {
 		if i%20 == 0 {
 			in = hugeRecords()
 		} else {
-			in = linereader.RandomOver(rng, alphabet, rng.IntN(5000))
+			in = randomOver(rng, alphabet, rng.IntN(5000))
 		}
 		opt := randomOptions(rng, seps)
 		w := 1 + rng.IntN(8)
 		r := linereader.New(iotest.HalfReader(bytes.NewReader(in)), opt)
-		got := slices.Collect(linereader.Map(r, w, costly))
+		got := slices.Collect(parallel.Map(t.Context(), r, w, costly))
 		require.NoError(t, r.Err())
 		want := sequentialMap(in, opt)
 		if !slices.Equal(want, got) {
