@@ -6,8 +6,8 @@ package parallel_test
 // blocks, a bounded window; no goroutine left after any loop (goleak).
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
