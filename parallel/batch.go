@@ -67,7 +67,7 @@ func clone(p []byte) []byte {
 // each calls fn on every record of b, until fn fails or the group halts.
 func (b *batch) each(g *group, fn recordFunc) error {
 	for i := range b.len() {
-		if g.halted.Load() {
+		if g.over() {
 			return nil
 		}
 		if err := fn(b.record(i), b.offs[i]); err != nil {

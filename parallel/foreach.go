@@ -75,8 +75,18 @@ func numWorkers(workers int) int {
 	return workers
 }
 
-// run is Foreach and Fold: it opens the named file and reads it by the path that fits.
+// run is Foreach and Fold: it reads the named file by the path that fits, and reports
+// ctx's error if ctx was done before the end, whether or not a worker saw it.
 func run(ctx context.Context, name string, opt linereader.Options, workers int, w worker) error {
+	err := read(ctx, name, opt, workers, w)
+	if err == nil {
+		err = ctx.Err()
+	}
+	return err
+}
+
+// read opens the named file and reads it by the path that fits.
+func read(ctx context.Context, name string, opt linereader.Options, workers int, w worker) error {
 	if err := opt.Validate(); err != nil {
 		return err
 	}
@@ -134,6 +144,7 @@ type input struct {
 // haltOn makes the group halt with ctx's error when ctx is done; the returned stop
 // ends that watch.
 func haltOn(ctx context.Context, g *group) (stop func() bool) {
+	g.ctxDone = ctx.Done()
 	return context.AfterFunc(ctx, func() { g.fail(ctx.Err()) })
 }
 
@@ -157,7 +168,7 @@ func inline(ctx context.Context, in input, opt linereader.Options, w worker) err
 		fn, done := w()
 		r := linereader.New(in.src, opt)
 		for rec := range r.Views() {
-			if g.halted.Load() {
+			if g.over() {
 				return
 			}
 			if err := fn(clone(rec), r.Offset()); err != nil {
@@ -194,7 +205,7 @@ func inSections(ctx context.Context, ra io.ReaderAt, size int64, opt linereader.
 	for range min(workers, len(spans)) {
 		g.run(func() {
 			fn, done := w()
-			for !g.halted.Load() {
+			for !g.over() {
 				k := next.Add(1) - 1
 				if k >= int64(len(spans)) {
 					if done != nil {
@@ -230,7 +241,7 @@ func readSection(ra io.ReaderAt, sp linereader.Span, opt linereader.Options, g *
 	opt.BufferSize = int(min(int64(size), max(sp.End-sp.Start, 4<<10)))
 	r := linereader.NewSection(ra, sp.Start, sp.End, opt)
 	for rec := range r.Views() {
-		if g.halted.Load() {
+		if g.over() {
 			return nil
 		}
 		if err := fn(clone(rec), r.Offset()); err != nil {

@@ -86,6 +86,10 @@ type group struct {
 	once   sync.Once     // halt's
 	onHalt func()        // called once by the first halt, before stop closes; may be nil
 
+	// ctxDone is the call's ctx.Done(), checked with halted once per record: ctx's own
+	// halt (haltOn) runs on a goroutine of its own, which a fast loop would not wait for.
+	ctxDone <-chan struct{}
+
 	// The first failure: err, the first error; thrown, the first panic or Goexit, which
 	// wait raises again whatever errors came before it (a bug is never hidden by an
 	// error). Guarded by mu.
@@ -96,6 +100,20 @@ type group struct {
 
 func newGroup(onHalt func()) *group {
 	return &group{stop: make(chan struct{}), onHalt: onHalt}
+}
+
+// over reports whether the group's goroutines should stop at this record: the group has
+// halted, or the call's ctx is done.
+func (g *group) over() bool {
+	if g.halted.Load() {
+		return true
+	}
+	select {
+	case <-g.ctxDone:
+		return true
+	default:
+		return false
+	}
 }
 
 // run calls f on a goroutine of the group. A panic or Goexit in f halts the group and is

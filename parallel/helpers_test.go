@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/stretchr/testify/require"
@@ -237,3 +239,6 @@ func settle(t *testing.T, what string, value func() int64, check func(int64)) {
 		return same >= 100
 	})
 }
+
+// iotestHalf is a source of text that delivers half of what each Read asks for.
+func iotestHalf(text []byte) io.Reader { return iotest.HalfReader(bytes.NewReader(text)) }
