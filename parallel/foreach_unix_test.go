@@ -8,11 +8,11 @@ package parallel_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -117,8 +117,8 @@ func TestForeachFIFOErrorWhileBlocked(t *testing.T) {
 	}
 }
 
-// However fast the writer, while fn is stuck the records in flight stay within the
-// documented batches: the writer gets no further than them, the Reader's buffer and the
+// However fast the writer, while fn is stuck the records in flight stay within a few
+// batches per worker: the writer gets no further than them, the Reader's buffer and the
 // pipe's own capacity.
 func TestForeachFIFOMemoryBounded(t *testing.T) {
 	noLeak(t)
@@ -139,25 +139,28 @@ func TestForeachFIFOMemoryBounded(t *testing.T) {
 		})
 		stuck := make(chan struct{})
 		var calls atomic.Int64
+		errc := make(chan error, 1)
 		go func() {
-			// Once the workers are stuck, give the writer time to fill what it can.
-			time.Sleep(300 * time.Millisecond)
-			batches := int64(2*w+1) * parallel.BatchBytes
-			slack := int64(2*linereader.DefaultBufferSize + 1<<20) // Reader's buffer, pipe capacity
-			// Bytes written but not yet given to fn. Once fn is stuck, calls stays put;
-			// before that, the two loads are too close together for fn to move far.
-			done := calls.Load() * recLen
-			if ahead := written.Load() - done; ahead > batches+slack {
+			errc <- parallel.Foreach(t.Context(), name, linereader.Options{}, w, func([]byte, int64) error {
+				if calls.Add(1) >= 10000 {
+					<-stuck
+				}
+				return nil
+			})
+		}()
+		// Once the workers are stuck, the writer gets as far as it can: wait until it stops
+		// moving, checking the bound all along. Bytes written but not yet given to fn: once
+		// fn is stuck, calls stays put.
+		batches := int64(2*w+1) * parallel.BatchBytes
+		slack := int64(2*linereader.DefaultBufferSize + 1<<20) // Reader's buffer, pipe capacity
+		waitFor(t, "fn stuck", func() bool { return calls.Load() >= 10000 })
+		settle(t, "the writer", written.Load, func(n int64) {
+			if ahead := n - calls.Load()*recLen; ahead > batches+slack {
 				t.Errorf("%d workers: %d bytes written ahead of fn while it was stuck, bound %d", w, ahead, batches+slack)
 			}
-			close(stuck)
-		}()
-		err := parallel.Foreach(t.Context(), name, linereader.Options{}, w, func([]byte, int64) error {
-			if calls.Add(1) >= 10000 {
-				<-stuck
-			}
-			return nil
 		})
+		close(stuck)
+		err := <-errc
 		require.NoError(t, err)
 		require.NoError(t, <-done)
 		require.Equal(t, int64(total/recLen), calls.Load())
@@ -174,5 +177,45 @@ func TestForeachDevice(t *testing.T) {
 		got, err := collectParallel(t, "/dev/null", linereader.Options{}, w)
 		require.NoError(t, err)
 		require.Empty(t, got)
+	}
+}
+
+// A done ctx stops Foreach and Fold while a read waits on a FIFO that its writer keeps
+// open and empty: the read ends (the file is closed) and ctx's error is returned.
+func TestForeachAndFoldContextWhileFIFOBlocks(t *testing.T) {
+	noLeak(t)
+	for _, w := range []int{1, 2, 8} {
+		for _, call := range []string{"Foreach", "Fold"} {
+			release := make(chan struct{})
+			name, done := fifo(t, func(f *os.File) error {
+				_, err := f.Write(numbered(100))
+				<-release // the FIFO stays open, empty
+				return err
+			})
+			ctx, cancel := context.WithCancel(t.Context())
+			var seen atomic.Int64
+			fn := func([]byte, int64) error {
+				if seen.Add(1) == 100 {
+					cancel() // every record is in; the next read waits
+				}
+				return nil
+			}
+			deadline(t, call+" stopped by ctx", func() {
+				var err error
+				if call == "Foreach" {
+					err = parallel.Foreach(ctx, name, linereader.Options{}, w, fn)
+				} else {
+					_, err = parallel.Fold(ctx, name, linereader.Options{}, w,
+						func() int { return 0 },
+						func(acc int, rec []byte, off int64) (int, error) { return acc + 1, fn(rec, off) },
+						func(a, b int) int { return a + b })
+				}
+				require.ErrorIs(t, err, context.Canceled, "%s, %d workers", call, w)
+			})
+			require.Equal(t, int64(100), seen.Load())
+			close(release)
+			<-done // the write may fail: nobody reads any more
+			cancel()
+		}
 	}
 }
