@@ -407,3 +407,32 @@ func TestMapRandomized(t *testing.T) {
 		}
 	}
 }
+
+// The plain loop of one worker (a ctx that is never done) raises a panic in fn as a
+// *Panic too, and lets a panic of the loop body through untouched.
+func TestMapOneWorkerInlinePanics(t *testing.T) {
+	noLeak(t)
+	text := numbered(100)
+	value := func() (v any) {
+		defer func() { v = recover() }()
+		r := linereader.New(bytes.NewReader(text), linereader.Options{})
+		for range parallel.Map(context.Background(), r, 1, func(rec []byte) int {
+			if string(rec) == "line 50\n" {
+				panic(errFromFn)
+			}
+			return 0
+		}) {
+		}
+		return nil
+	}()
+	requirePanic(t, value, errFromFn, "one worker, panic in fn")
+	value = func() (v any) {
+		defer func() { v = recover() }()
+		r := linereader.New(bytes.NewReader(text), linereader.Options{})
+		for range parallel.Map(context.Background(), r, 1, costly) {
+			panic(errFromLoop)
+		}
+		return nil
+	}()
+	require.Equal(t, errFromLoop, value)
+}
