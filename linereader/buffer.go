@@ -34,7 +34,7 @@ func (e *engine) read(whole bool) {
 		n := min(e.buf.Cap()-e.buf.Len(), e.cfg.readSize)
 		m, err := e.buf.Fill(e.src, n)
 		e.reads++
-		e.data = e.buf.Bytes()
+		e.sync()
 		if err != nil {
 			e.rerr = err
 			return
@@ -73,7 +73,7 @@ func (e *engine) makeRoom(whole bool) {
 		}
 	}
 	if spare := e.buf.Cap() - e.buf.Len(); spare > 0 && spare >= rs/2 {
-		e.data = e.buf.Bytes()
+		e.sync()
 		return
 	}
 	if c := e.buf.Cap(); c < e.cfg.gatherAt || !whole {
@@ -93,7 +93,7 @@ func (e *engine) makeRoom(whole bool) {
 // growBy grows the buffer to hold add more bytes.
 func (e *engine) growBy(add int) {
 	e.buf.Grow(add)
-	e.data = e.buf.Bytes()
+	e.sync()
 	e.sinceGrow = 0
 }
 
@@ -107,7 +107,7 @@ func (e *engine) compact() {
 	} else {
 		e.buf.Discard(s)
 	}
-	e.data = e.buf.Bytes()
+	e.sync()
 	e.base += int64(s)
 	e.start, e.scan, e.lo, e.hi = 0, e.scan-s, e.lo-s, e.hi-s
 }
@@ -128,7 +128,7 @@ func (e *engine) gather() {
 	e.buf.Release(0) // the old array stays alive as the block, and only as the block
 	e.buf.Grow(c)
 	e.buf.Write(tail)
-	e.data = e.buf.Bytes()
+	e.sync()
 	e.base += int64(cut)
 	e.start, e.scan, e.lo, e.hi = 0, max(0, e.scan-cut), e.lo-cut, e.hi-cut
 	e.sinceGrow = 0
@@ -159,6 +159,6 @@ func (e *engine) release() {
 		e.compact()
 	}
 	e.buf.Release(max(e.cfg.readSize, e.buf.Len()))
-	e.data = e.buf.Bytes()
+	e.sync()
 	e.sinceGrow = 0
 }
