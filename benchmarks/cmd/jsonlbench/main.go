@@ -19,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -30,6 +31,7 @@ func main() {
 	size := flag.Int64("size", 200_000_000, "bytes of input to generate, about")
 	pairs := flag.Int("pairs", 5, "alternating pairs of runs per row")
 	workers := flag.Int("workers", 2, "workers of the parallel contenders")
+	profile := flag.String("profile", "", "run only the contender of this name, -pairs times, under a CPU profile written to NAME.pprof")
 	flag.Parse()
 	if *gen != "" {
 		if err := generate(*gen, *size); err != nil {
@@ -42,6 +44,12 @@ func main() {
 		os.Exit(2)
 	}
 	path := flag.Arg(0)
+	if *profile != "" {
+		if err := profiled(path, *profile, *workers, *pairs); err != nil {
+			fail(err)
+		}
+		return
+	}
 	want, err := verify(path, *workers)
 	if err != nil {
 		fail(err)
@@ -65,6 +73,28 @@ func main() {
 	measure(path, *workers, pool, mapC, *pairs)
 	fmt.Println()
 	fmt.Printf("Malformed records at offsets %v.\n", slices.Sorted(slices.Values(want.bad)))
+}
+
+// profiled runs the contender called name n times under the CPU profiler.
+func profiled(path, name string, workers, n int) error {
+	i := slices.IndexFunc(contenders, func(c contender) bool { return c.name == name })
+	if i < 0 {
+		return fmt.Errorf("no contender %q", name)
+	}
+	f, err := os.Create(name + ".pprof")
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return err
+	}
+	defer pprof.StopCPUProfile()
+	for range n {
+		s := timed(contenders[i], path, workers)
+		fmt.Printf("%s: wall %s, CPU %s\n", name, ms(s.wall), ms(s.cpu))
+	}
+	return nil
 }
 
 func fail(err error) {
