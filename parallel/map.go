@@ -292,9 +292,8 @@ func (m *mapper[T]) stop(abandon bool) {
 	m.stopped = true
 	m.g.halt() // before reading is looked at: see feeder.beforeNext
 	m.g.wg.Wait()
-	if abandon && m.reading.Load() {
-		return
+	if !abandon || !m.reading.Load() {
+		<-m.readerDone
 	}
-	<-m.readerDone
 	m.g.result()
 }
