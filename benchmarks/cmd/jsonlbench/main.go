@@ -31,6 +31,7 @@ func main() {
 	size := flag.Int64("size", 200_000_000, "bytes of input to generate, about")
 	pairs := flag.Int("pairs", 5, "alternating pairs of runs per row")
 	workers := flag.Int("workers", 2, "workers of the parallel contenders")
+	only := flag.String("only", "", "measure only the rows whose contender is called this (Map: both of its rows)")
 	profile := flag.String("profile", "", "run only the contender of this name, -pairs times, under a CPU profile written to NAME.pprof")
 	flag.Parse()
 	if *gen != "" {
@@ -67,10 +68,13 @@ func main() {
 	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|")
 	scanner, pool := contenders[0], contenders[len(contenders)-1]
 	for _, c := range contenders[1:] {
-		measure(path, *workers, scanner, c, *pairs)
+		if *only == "" || *only == c.name {
+			measure(path, *workers, scanner, c, *pairs)
+		}
 	}
-	mapC := contenders[3]
-	measure(path, *workers, pool, mapC, *pairs)
+	if mapC := contenders[3]; *only == "" || *only == mapC.name {
+		measure(path, *workers, pool, mapC, *pairs)
+	}
 	fmt.Println()
 	fmt.Printf("Malformed records at offsets %v.\n", slices.Sorted(slices.Values(want.bad)))
 }
