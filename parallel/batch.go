@@ -16,10 +16,12 @@ const (
 	// own) and at most batchRecords of them; within that, the reading goroutine sizes
 	// batches to about batchTime of fn's work (sizer), so that handing a batch over costs
 	// little beside it, and so that a slow fn gets batches of few records, shared evenly
-	// among the workers.
+	// among the workers. Map's batches are larger (mapBatchTime): each one also costs
+	// the loop a wait for its results, in order.
 	batchBytes   = 64 << 10
 	batchRecords = 4096
 	batchTime    = 200 * time.Microsecond
+	mapBatchTime = time.Millisecond
 
 	// fillTime: a batch that took longer than this to fill (a source that delivers
 	// records slowly) makes the next ones smaller, so that records do not wait long for
@@ -98,9 +100,10 @@ func (p batchPool) put(b *batch) {
 	}
 }
 
-// sizer sizes batches to about batchTime of fn's work, from the time workers measure.
+// sizer sizes batches to about target of fn's work, from the time workers measure.
 type sizer struct {
-	perRecord atomic.Int64 // fn's time per record, in ns, smoothed over batches; 0 until one is timed
+	target    time.Duration // batchTime or mapBatchTime
+	perRecord atomic.Int64  // fn's time per record, in ns, smoothed over batches; 0 until one is timed
 }
 
 // limit is how many records the next batch may hold: one until fn has been timed.
@@ -109,7 +112,7 @@ func (s *sizer) limit() int {
 	if p <= 0 {
 		return 1
 	}
-	return int(min(max(int64(batchTime)/p, 1), batchRecords))
+	return int(min(max(int64(s.target)/p, 1), batchRecords))
 }
 
 // observe records that fn took d for n records. Workers race to store: any recent

@@ -265,7 +265,7 @@ func inBatches(ctx context.Context, in input, opt linereader.Options, workers in
 	defer haltOn(ctx, g)()
 	work := make(chan *batch, workers)
 	pool := make(batchPool, 2*workers+1)
-	var size sizer
+	size := sizer{target: batchTime}
 	for range workers {
 		g.run(func() { batchWorker(g, work, pool, &size, w) })
 	}

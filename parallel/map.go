@@ -93,6 +93,7 @@ type mapper[T any] struct {
 	work  chan *mapBatch[T] // the same batches, for the workers to take
 	pool  batchPool
 	size  sizer
+	outs  chan []T     // result slices the loop is done with, cleared, for process to fill again
 	cut   atomic.Int64 // seq of the first batch whose fn panicked: no later one is read or run
 
 	reading    atomic.Bool   // the reading goroutine is in a Next that may read (feeder.reading)
@@ -122,7 +123,9 @@ func startMapper[T any](r *linereader.Reader, workers int, fn func(rec []byte) T
 		work:       make(chan *mapBatch[T], window+2),
 		pool:       make(batchPool, window+2),
 		readerDone: make(chan struct{}),
+		outs:       make(chan []T, window+2),
 	}
+	m.size.target = mapBatchTime
 	m.cut.Store(math.MaxInt64)
 	for range workers {
 		m.g.run(m.work1)
@@ -200,7 +203,7 @@ func (m *mapper[T]) process(b *mapBatch[T]) {
 		return
 	}
 	n := records.len()
-	b.out = make([]T, 0, n)
+	b.out = m.results(n)
 	returned := false
 	defer func() {
 		if !returned {
@@ -218,6 +221,28 @@ func (m *mapper[T]) process(b *mapBatch[T]) {
 	}
 	m.size.observe(time.Since(t0), len(b.out))
 	returned = true
+}
+
+// results returns an empty slice for n results: one the loop is done with, or a new one.
+func (m *mapper[T]) results(n int) []T {
+	select {
+	case out := <-m.outs:
+		if cap(out) >= n {
+			return out
+		}
+	default:
+	}
+	return make([]T, 0, n)
+}
+
+// recycle keeps out, whose results the loop has had, for another batch; cleared, so that
+// it holds nothing the loop no longer needs.
+func (m *mapper[T]) recycle(out []T) {
+	clear(out)
+	select {
+	case m.outs <- out[:0]:
+	default:
+	}
 }
 
 // cutAt lowers cut to seq.
@@ -268,6 +293,7 @@ func (m *mapper[T]) deliver(done <-chan struct{}, yield func(T) bool) {
 		if b.skipped {
 			return
 		}
+		m.recycle(b.out)
 	}
 }
 
