@@ -22,28 +22,34 @@ import "io"
 // advance's search calls it, so that no other path ever sees a record outside
 // data[start:].
 //
-// A read that returns nothing and no error is tried again, up to maxEmptyReads times in
-// a row, as bufio does; then the source has failed with io.ErrNoProgress.
+// A read that returns nothing and no error is tried again (readSome).
 func (e *engine) fill() { e.read(false) }
 
 func (e *engine) fillRecord() { e.read(true) }
 
 func (e *engine) read(whole bool) {
 	e.makeRoom(whole)
+	n := min(e.buf.Cap()-e.buf.Len(), e.cfg.readSize)
+	_, err := readSome(func() (int, error) { return e.buf.Fill(e.src, n) }, &e.reads)
+	e.sync()
+	if err != nil {
+		e.rerr = err
+	}
+}
+
+// readSome calls read until it delivers data or an error, at most maxEmptyReads times in
+// a row, as bufio does: a source that keeps returning nothing and no error has failed,
+// with io.ErrNoProgress. It is the rule for every read of this package; calls counts the
+// calls to read.
+func readSome(read func() (int, error), calls *int) (int, error) {
 	for range maxEmptyReads {
-		n := min(e.buf.Cap()-e.buf.Len(), e.cfg.readSize)
-		m, err := e.buf.Fill(e.src, n)
-		e.reads++
-		e.sync()
-		if err != nil {
-			e.rerr = err
-			return
-		}
-		if m > 0 {
-			return
+		n, err := read()
+		*calls++
+		if n > 0 || err != nil {
+			return n, err
 		}
 	}
-	e.rerr = io.ErrNoProgress
+	return 0, io.ErrNoProgress
 }
 
 // makeRoom makes room for at least half a read. It moves the unconsumed bytes to the

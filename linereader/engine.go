@@ -161,6 +161,7 @@ func (e *engine) reset(src io.Reader) {
 	e.gathered = gathered{}
 	e.section = section{stopAt: -1}
 	e.err = nil
+	e.cfg.simple = e.cfg.shortPath()
 	e.setFast()
 }
 
@@ -245,6 +246,9 @@ func (e *engine) take(i int) {
 // not buffered whole: it comes in pieces of about BufferSize bytes (before > 0 after all
 // but the last), so that memory stays bounded whatever its length.
 func (e *engine) advance(pieces bool) bool {
+	if b, ok := e.src.(*backward); ok {
+		return b.advance(e) // NewBackward: records last first (backward.go)
+	}
 	if e.err != nil {
 		return e.fail(e.err) // no current record after an attempt past the end
 	}

@@ -227,15 +227,17 @@ func TestSectionRecordLongerThanSection(t *testing.T) {
 	}
 }
 
-// countingReaderAt counts the bytes read from it.
+// countingReaderAt counts the bytes read from it, and the reads.
 type countingReaderAt struct {
-	src  io.ReaderAt
-	read int64
+	src   io.ReaderAt
+	read  int64
+	calls int
 }
 
 func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	n, err := c.src.ReadAt(p, off)
 	c.read += int64(n)
+	c.calls++
 	return n, err
 }
 
