@@ -5,8 +5,8 @@
 // or grouping records uses every core with nothing shared.
 //
 // Use it when the work per record costs more than reading the record (parsing JSON,
-// matching, hashing); a light loop body is faster in a plain linereader loop, which
-// reads gigabytes a second on one core. Every call takes a context that stops it, raises
+// matching, hashing); a light loop body is as fast in a plain linereader loop, on one
+// core. Every call takes a context that stops it, raises
 // a panic of a worker again in the caller with the worker's stack (a *Panic), and
 // returns only once every goroutine it started has returned (Map: once the loop ends).
 // workers < 1 means runtime.GOMAXPROCS(0), the CPUs the program may use.
