@@ -45,7 +45,7 @@ func (c *command) count(in *input) {
 		length += len(piece)
 		if !r.Partial() {
 			n++
-			c.longest = max(c.longest, length)
+			c.tot.record(length)
 			length = 0
 		}
 	}
@@ -59,7 +59,7 @@ func (c *command) count(in *input) {
 
 // countDone prints the count of one input, as wc -l does.
 func (c *command) countDone(name string, n int64) {
-	c.total += n
+	c.tot.counted += n
 	if len(c.cfg.files) == 0 {
 		c.printf("%d\n", n)
 	} else {
