@@ -2,8 +2,6 @@ package main
 
 import (
 	"os"
-
-	"github.com/foreachio/foreach/linereader"
 )
 
 // copy writes the input unchanged (see verbatim). From a regular file the kernel
@@ -29,7 +27,7 @@ func (c *command) copy(in *input) {
 		// now stands, and meets the error again, if there is one, where it can say
 		// whether reading or writing failed.
 	}
-	r := linereader.New(in.src, c.cfg.opt)
+	r := c.reader(in.src)
 	defer r.Close()
 	for run := range r.Runs() {
 		if _, err := c.w.Write(run); err != nil {

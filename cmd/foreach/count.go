@@ -37,7 +37,7 @@ func (c *command) count(in *input) {
 			return
 		}
 	}
-	r := linereader.New(in.src, c.cfg.opt)
+	r := c.reader(in.src)
 	defer r.Close()
 	var n int64
 	length := 0 // of the current record so far, for --stats

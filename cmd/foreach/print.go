@@ -36,7 +36,7 @@ type printer struct {
 
 // print writes the records of one input with their prefixes and terminators.
 func (c *command) print(in *input) {
-	r := linereader.New(in.src, c.cfg.opt)
+	r := c.reader(in.src)
 	defer r.Close()
 	c.printRecords(in.name, r)
 }

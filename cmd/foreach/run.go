@@ -57,6 +57,7 @@ type command struct {
 	stopped bool // standard output is closed or failing: stop quietly
 	start   time.Time
 
+	rd    reuse     // the Reader of every input but a followed one
 	tot   totals    // the figures of the inputs read so far, for --stats and -c's total
 	lines numbering // -n's state across inputs
 }
@@ -140,10 +141,12 @@ func (c *command) open(name string) (*input, error) {
 		in.file, _ = c.stdin.(*os.File)
 	} else {
 		// Opening a FIFO waits for a writer: what earlier files produced is written first.
-		if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() {
+		open := openRegular
+		if fi, err := os.Stat(name); err != nil || !fi.Mode().IsRegular() {
 			c.flush()
+			open = os.Open
 		}
-		f, err := os.Open(name)
+		f, err := open(name)
 		if err != nil {
 			return nil, err
 		}
@@ -223,7 +226,7 @@ func (f *flushReader) Read(p []byte) (int, error) {
 // any, is reported under its name (not once the output has stopped: the input was cut
 // short on purpose); trailing data after compressed streams is a warning.
 func (c *command) done(name string, r *linereader.Reader) {
-	c.tot.add(r.Stats())
+	c.tot.add(c.stats(r))
 	if err := r.Err(); err != nil && !c.stopped && !c.warnTrailing(name, err) {
 		c.fail(name, err)
 	}
