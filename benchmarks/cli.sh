@@ -20,7 +20,8 @@
 #
 #   gotree  the same .go files where they are, each its own file (about 7,700 files of
 #           12 KB on average, half of them under 5 KB), named in path order by
-#           xargs -n 1000 (the same batches for every command):
+#           xargs -n 2000: the same batches for every command, 4 processes, as many
+#           as xargs's default batches (128 KiB of arguments) make
 #
 #   copy > file        xargs foreach      vs  xargs cat
 #   numbering          xargs foreach -n   vs  xargs cat -n
@@ -137,7 +138,7 @@ PY
 # gotree_wc: what foreach -c prints over the Go tree: wc -l's counts without their
 # padding, one more for a file whose last line is unterminated, and so in its total.
 gotree_wc() {
-	xargs -d '\n' -n 1000 -a "$work/gotree.list" wc -l | python3 -c '
+	xargs -d '\n' -n 2000 -a "$work/gotree.list" wc -l | python3 -c '
 import sys
 extra = 0
 for line in sys.stdin:
@@ -153,7 +154,7 @@ for line in sys.stdin:
     print(n, name)
 '
 }
-gotree="xargs -d '\n' -n 1000 -a $work/gotree.list"
+gotree="xargs -d '\n' -n 2000 -a $work/gotree.list"
 xargs -d '\n' -a "$work/gotree.list" cat >/dev/null # into the page cache
 same "$gotree $work/foreach" "$gotree cat"
 same "$gotree $work/foreach -n" "$gotree cat -n"
@@ -207,7 +208,7 @@ for r in range(1, rounds + 1):
         cpu[c].append(res["user"] + res["system"])
         med[c].append(statistics.median(res["times"]))
 order = [tool] + sorted((c for c in times if c != tool), key=lambda c: c.split()[0].endswith("-base"))
-short = lambda c: c.replace(work + "/", "").replace(".txt", "").replace("xargs -d '\\n' -n 1000 -a gotree.list", "xargs")
+short = lambda c: c.replace(work + "/", "").replace(".txt", "").replace("xargs -d '\\n' -n 2000 -a gotree.list", "xargs")
 print(f"| command | median wall [ms] | min–max [ms] | vs `{short(tool)}` [least–greatest round] | CPU user+sys [ms] |")
 print("|:---|---:|---:|---:|---:|")
 with open(tsv, "a") as out:
@@ -231,7 +232,7 @@ report="$work/cli.md"
 	echo
 	echo "- Commit: $commit$([ -n "$base" ] && echo ", and foreach-base built from $base")"
 	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(uname -sr), $(go env GOVERSION); $(cat --version | head -n1), $(wc --version | head -n1 | sed 's/.*) //')"
-	echo "- Data, in the page cache: tall, \`go run ./testdata/gen --shape tall --size $size\` ($(wc -c <"$work/tall.txt") bytes, $(wc -l <"$work/tall.txt") lines); real, the Go distribution's .go files concatenated ($(wc -c <"$work/real.txt") bytes, $(wc -l <"$work/real.txt") lines); gotree, the same .go files where they are ($(wc -l <"$work/gotree.list") files, $(xargs -d '\n' -a "$work/gotree.list" cat | wc -c) bytes), named by \`xargs -d '\\n' -n 1000\` in path order"
+	echo "- Data, in the page cache: tall, \`go run ./testdata/gen --shape tall --size $size\` ($(wc -c <"$work/tall.txt") bytes, $(wc -l <"$work/tall.txt") lines); real, the Go distribution's .go files concatenated ($(wc -c <"$work/real.txt") bytes, $(wc -l <"$work/real.txt") lines); gotree, the same .go files where they are ($(wc -l <"$work/gotree.list") files, $(xargs -d '\n' -a "$work/gotree.list" cat | wc -c) bytes), named by \`xargs -d '\\n' -n 2000\` in path order"
 	echo "- Command: \`SIZE=$size ROUNDS=$rounds RUNS=$runs${rows:+ ROWS='$rows'}${BASE:+ BASE=$BASE} benchmarks/cli.sh\`: hyperfine, $rounds rounds of $runs runs per command (after one warm-up run), the commands in turn, in the other order every other round; wall: median over all runs; ratio: median of the rounds' ratios of medians [least–greatest]; CPU: user + system, hyperfine's mean per round, median over the rounds. Outputs checked against the tools' before timing."
 	echo "- Load average (1, 5, 15 min): $load as the timing started, on $(nproc) cores (the script's own build and corpora count in it)"
 	for corpus in tall real; do

@@ -172,12 +172,25 @@ func countRecords(r *Reader) (int64, error) {
 	return n, nil
 }
 
+// countBuffers keeps countStream's buffers (*[]byte) from one call to the next: counting
+// the files of a source tree one after the other would otherwise allocate and zero a
+// buffer per file, and bring on a collection every few megabytes.
+var countBuffers sync.Pool
+
 // countStream counts separators in one sequential read of readSize bytes at a time,
 // keeping the last len(sep)-1 bytes of each read so that a separator straddling two
 // reads is counted once.
 func countStream(src io.Reader, cfg config, readSize int) (int64, error) {
 	sep := cfg.sep
-	buf := make([]byte, readSize+len(sep))
+	bp, _ := countBuffers.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	defer countBuffers.Put(bp)
+	if cap(*bp) < readSize+len(sep) {
+		*bp = make([]byte, readSize+len(sep))
+	}
+	buf := (*bp)[:readSize+len(sep)]
 	var occ int64
 	keep, total := 0, int64(0)
 	endsWithSep := false

@@ -16,13 +16,14 @@ const (
 )
 
 // kernelCopy copies src, from its offset to its end, onto dst inside the kernel:
-// copy_file_range(2) when dst is a regular file, as cat does, and sendfile(2) to
-// anything else (a pipe, /dev/null, a socket) or where copy_file_range is refused. It
+// copy_file_range(2) when dst is a regular file (dstRegular), as cat does, and
+// sendfile(2) to anything else (a pipe, /dev/null, a socket) or where copy_file_range
+// is refused. It
 // reports whether src was copied to its end. When it was not (dst opened with
 // O_APPEND, a terminal, a file system or kernel that refuses, or an error midway),
 // both files' offsets stand after the bytes copied, for the caller to go on by reading
 // and writing. progress, if not nil, is told of the bytes of every call.
-func kernelCopy(dst, src *os.File, progress func(int64)) bool {
+func kernelCopy(dst *os.File, dstRegular bool, src *os.File, progress func(int64)) bool {
 	dc, err := dst.SyscallConn()
 	if err != nil {
 		return false
@@ -35,9 +36,8 @@ func kernelCopy(dst, src *os.File, progress func(int64)) bool {
 	if progress != nil {
 		chunk = progressChunk
 	}
-	fi, err := dst.Stat()
-	ranged := err == nil && fi.Mode().IsRegular() // copy_file_range; else sendfile
-	copied := false                               // some call has copied bytes
+	ranged := dstRegular // copy_file_range; else sendfile
+	copied := false      // some call has copied bytes
 	for {
 		step := func(dfd, sfd int) (int, error) { return unix.Sendfile(dfd, sfd, nil, chunk) }
 		if ranged {

@@ -4,5 +4,5 @@ package main
 
 import "os"
 
-// openRegular opens name, a regular file when it was looked at, for reading.
+// openRegular opens name for reading: a regular file, unless it was not looked at.
 func openRegular(name string) (*os.File, error) { return os.Open(name) }

@@ -8,13 +8,13 @@ import (
 	"syscall"
 )
 
-// openRegular opens name, a regular file when it was looked at, for reading. os.Open
-// would offer the descriptor to the runtime's poller, which refuses regular files, and
-// set and clear O_NONBLOCK around the attempt: five system calls per file that cost
-// as much as reading a small one. Opened here and given to os.NewFile, it costs one.
-// Reads of a regular file never wait, so the poller has nothing to do for it; a file
-// that is not regular by the time it is opened is read by blocking reads, which is
-// all the command needs of it.
+// openRegular opens name for reading: a regular file, unless it was not looked at
+// (see open). os.Open would offer the descriptor to the runtime's poller, which
+// refuses regular files, and set and clear O_NONBLOCK around the attempt: five system
+// calls per file that cost as much as reading a small one. Opened here and given to
+// os.NewFile, it costs one. Reads of a regular file never wait, so the poller has
+// nothing to do for it; anything else opened here (a FIFO named while no output was
+// pending) is read by blocking reads, which is all the command needs of it.
 func openRegular(name string) (*os.File, error) {
 	for {
 		fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)

@@ -57,6 +57,7 @@ type command struct {
 	stopped bool // standard output is closed or failing: stop quietly
 	start   time.Time
 
+	out   stdoutFile
 	rd    reuse     // the Reader of every input but a followed one
 	tot   totals    // the figures of the inputs read so far, for --stats and -c's total
 	lines numbering // -n's state across inputs
@@ -140,11 +141,14 @@ func (c *command) open(name string) (*input, error) {
 	if name == "-" {
 		in.file, _ = c.stdin.(*os.File)
 	} else {
-		// Opening a FIFO waits for a writer: what earlier files produced is written first.
+		// Opening a FIFO waits for a writer: what earlier files produced is written
+		// first. With nothing pending, the file need not be looked at first.
 		open := openRegular
-		if fi, err := os.Stat(name); err != nil || !fi.Mode().IsRegular() {
-			c.flush()
-			open = os.Open
+		if c.w.Buffered() > 0 {
+			if fi, err := os.Stat(name); err != nil || !fi.Mode().IsRegular() {
+				c.flush()
+				open = os.Open
+			}
 		}
 		f, err := open(name)
 		if err != nil {
@@ -181,12 +185,10 @@ var errInputIsOutput = errors.New("input file is output file")
 // intoItself reports whether the input is the regular file standard output writes to,
 // with bytes left to read: as cat, the command refuses to print it.
 func (c *command) intoItself(in *input) bool {
-	out, ok := c.stdout.(*os.File)
-	if !ok || in.size <= 0 {
+	if in.size <= 0 {
 		return false
 	}
-	oi, err := out.Stat()
-	if err != nil || !oi.Mode().IsRegular() || !os.SameFile(oi, in.info) {
+	if _, oi := c.outFile(); oi == nil || !oi.Mode().IsRegular() || !os.SameFile(oi, in.info) {
 		return false
 	}
 	pos, err := in.file.Seek(0, io.SeekCurrent)
