@@ -29,6 +29,9 @@ type config struct {
 
 	follow  bool // -f (follow.go)
 	fromEnd bool // --from-end, with -f
+
+	last    int  // --last N (last.go): the last N records of each file; -1 without the flag
+	reverse bool // --reverse (reverse.go): the records of each file last first
 }
 
 // progressMode says whether to draw the progress bar.
@@ -153,6 +156,9 @@ func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
 	fs.Lookup("jobs").DefValue = "number of CPUs"
 	fs.BoolVarP(&cfg.follow, "follow", "f", false, "after the end, keep reading FILE as it grows, across log rotation and truncation, as tail -F")
 	fs.BoolVar(&cfg.fromEnd, "from-end", false, "with --follow: start at the current end of FILE")
+	cfg.last = -1
+	fs.Var(lastValue{&cfg.last}, "last", "only the last N records of each FILE, as tail -n N")
+	fs.BoolVar(&cfg.reverse, "reverse", false, "the records of each FILE last first, as tac")
 	fs.BoolVarP(&raw.help, "help", "h", false, "print this help")
 	fs.BoolVar(&raw.version, "version", false, "print the version and the revision it was built from")
 	return fs
@@ -248,6 +254,9 @@ func parseArgs(args []string) (*config, error) {
 		return nil, err
 	}
 	if err := noEffect(fs, cfg); err != nil {
+		return nil, err
+	}
+	if err := fromEndFlags(fs, cfg); err != nil {
 		return nil, err
 	}
 	return cfg, followFlags(fs, cfg)
