@@ -39,7 +39,7 @@ func (c *command) follow(name string) {
 		return
 	}
 	defer r.Close()
-	c.files++
+	c.tot.files++
 	c.printRecords(name, r)
 }
 
