@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/foreachio/foreach/linereader"
+	"github.com/foreachio/foreach/follow"
 )
 
 // follow implements -f for its one FILE: the file's records, then every record appended
@@ -20,11 +20,11 @@ import (
 func (c *command) follow(name string) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	fo := linereader.FollowOptions{}
+	fo := follow.Options{}
 	if c.cfg.fromEnd {
 		fo.Start = -1
 	}
-	var r *linereader.Reader
+	var r *follow.Reader
 	fo.Idle = func() {
 		c.flush()
 		if c.stopped {
@@ -33,14 +33,14 @@ func (c *command) follow(name string) {
 			r.Close()
 		}
 	}
-	r, err := linereader.Follow(ctx, name, c.cfg.opt, fo)
+	r, err := follow.Open(ctx, name, c.cfg.opt, fo)
 	if err != nil {
 		c.fail(name, err)
 		return
 	}
 	defer r.Close()
 	c.files++
-	c.printRecords(name, r)
+	c.printRecords(name, r.Reader)
 }
 
 // followFlags checks the flags that --follow and --from-end combine with. Following

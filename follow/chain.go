@@ -1,0 +1,241 @@
+package follow
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/foreachio/foreach/internal/decompress"
+)
+
+// chain is the files that had the followed name after the one being read, and what is
+// known of the files around the name. Invariants (under source.mu):
+//   - next holds the files that had the name after the current one, oldest first (by
+//     born), each read from its start once the file before it is read to its end; none
+//     is the current file, and all but the last are no longer at the name;
+//   - seen is what the name named at the last look (nil: nothing);
+//   - known holds the files beside the name that are not to be read (there before the
+//     follower began, read already, or copies of files read), by identity, with their
+//     first bytes: a file with a known identity but other first bytes is another file
+//     that was given a freed inode.
+type chain struct {
+	name  string
+	next  []*file
+	seen  os.FileInfo
+	known map[devIno][]byte
+}
+
+// newChain returns the chain of name, knowing every file beside it as it is now.
+func newChain(name string) chain {
+	ch := chain{name: name, known: map[devIno][]byte{}}
+	for _, sib := range siblings(name) {
+		if id, ok := fileID(sib.fi); ok {
+			ch.known[id] = readHead(sib.path)
+		}
+	}
+	return ch
+}
+
+// sibling is a file beside the followed name whose name begins with the name's own:
+// where rotation puts the files that had the name.
+type sibling struct {
+	path string
+	fi   os.FileInfo
+}
+
+// siblings lists the regular files beside name whose names begin with name's own and
+// go on (app.log.1, app.log-20261201, app.log.2.gz), not name itself.
+func siblings(name string) []sibling {
+	dir, base := filepath.Split(name)
+	if dir == "" {
+		dir = "."
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []sibling
+	for _, e := range entries {
+		n := e.Name()
+		if len(n) <= len(base) || !strings.HasPrefix(n, base) {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		out = append(out, sibling{filepath.Join(dir, n), fi})
+	}
+	return out
+}
+
+// readHead returns the first bytes of the file at path, up to headLen.
+func readHead(path string) []byte {
+	f, err := openShared(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	b := make([]byte, headLen)
+	n, _ := f.ReadAt(b, 0)
+	return b[:n:n]
+}
+
+// look stats the name and notes what it names now: a file not known yet is opened and
+// queued after the files known, with every file that had the name in between (see
+// missed); a missing name is waited for; a directory, or a file that cannot be opened,
+// is an error. It reports whether the name changed since the last look (another file,
+// or the same one with another size or time).
+func (ch *chain) look(cur *file) (bool, error) {
+	fi, err := os.Stat(ch.name)
+	if errors.Is(err, fs.ErrNotExist) {
+		changed := ch.seen != nil
+		ch.seen = nil
+		return changed, nil
+	}
+	if err != nil {
+		return true, err
+	}
+	last := ch.seen
+	changed := last == nil || !os.SameFile(fi, last) || fi.Size() != last.Size() || !fi.ModTime().Equal(last.ModTime())
+	ch.seen = fi
+	if ch.queued(cur, fi) {
+		return changed, nil
+	}
+	if err := followable(ch.name, fi); err != nil {
+		return true, err
+	}
+	fl, err := openFile(ch.name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return changed, nil // gone again: the next look sees what is there then
+	}
+	if err != nil {
+		return true, err
+	}
+	if ch.queued(cur, fl.id) {
+		fl.close() // the name changed back between the stat and the open
+		return changed, nil
+	}
+	ch.adopt(cur, fl)
+	return changed, nil
+}
+
+// queued reports whether fi is cur or a file queued after it.
+func (ch *chain) queued(cur *file, fi os.FileInfo) bool {
+	if cur != nil && os.SameFile(fi, cur.id) {
+		return true
+	}
+	return slices.ContainsFunc(ch.next, func(n *file) bool { return os.SameFile(fi, n.id) })
+}
+
+// adopt queues fl, the new file at the name, with the files that had the name between
+// the last one queued and fl (missed), oldest first. Queued files that are still empty
+// are dropped: they were rotated away before anything was written to them, and the
+// writer's file is a later one.
+func (ch *chain) adopt(cur, fl *file) {
+	files := append(ch.next, ch.missed(cur)...)
+	// A resumed chain's compressed files come first, in the order the resume found
+	// them; the files after them sort by birth.
+	first := 0
+	for i, n := range files {
+		if n.sealed {
+			first = i + 1
+		}
+	}
+	slices.SortStableFunc(files[first:], func(a, b *file) int { return a.born.Compare(b.born) })
+	kept := files[:0]
+	for _, n := range files {
+		if st, err := n.f.Stat(); err == nil && st.Size() == 0 {
+			n.close()
+			continue
+		}
+		kept = append(kept, n)
+	}
+	ch.next = append(kept, fl)
+}
+
+// missed opens the files beside the name that had the name since the follower last
+// looked, however quickly the rotations came: the regular files whose names begin with
+// the name's, that are neither cur, nor queued, nor known (see chain), nor compressed,
+// nor a copy of a file read or queued (their first bytes are another's).
+func (ch *chain) missed(cur *file) []*file {
+	var found []*file
+	for _, sib := range siblings(ch.name) {
+		if ch.queued(cur, sib.fi) {
+			continue
+		}
+		id, hasID := fileID(sib.fi)
+		if known, ok := ch.known[id]; hasID && ok && (len(known) == 0 || sameHead(known, readHead(sib.path))) {
+			continue
+		}
+		fl, err := openFile(sib.path)
+		if err != nil {
+			continue // gone, or unreadable: not a file of the chain that can be read
+		}
+		if !os.SameFile(fl.id, sib.fi) || decompress.Detect(fl.head) != decompress.None || ch.copyOf(cur, fl, found) {
+			if hasID && len(fl.head) > 0 {
+				ch.known[id] = fl.head
+			}
+			fl.close()
+			continue
+		}
+		found = append(found, fl)
+	}
+	return found
+}
+
+// copyOf reports whether fl begins as a file read, queued or found does.
+func (ch *chain) copyOf(cur, fl *file, found []*file) bool {
+	if cur != nil && sameHead(cur.head, fl.head) {
+		return true
+	}
+	for _, h := range ch.known {
+		if sameHead(h, fl.head) {
+			return true
+		}
+	}
+	same := func(n *file) bool { return sameHead(n.head, fl.head) }
+	return slices.ContainsFunc(ch.next, same) || slices.ContainsFunc(found, same)
+}
+
+// laterWritten reports whether a file that had the name after cur has data.
+func (ch *chain) laterWritten() bool {
+	for _, n := range ch.next {
+		if fi, err := n.f.Stat(); err == nil && fi.Size() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// done notes that fl has been read to its end and closes it.
+func (ch *chain) done(fl *file) {
+	if id, ok := fileID(fl.id); ok && !fl.sealed {
+		fl.readHead()
+		ch.known[id] = fl.head
+	}
+	fl.close()
+}
+
+// pop takes the next file of the chain; there is one when Read set rotated.
+func (ch *chain) pop() *file {
+	fl := ch.next[0]
+	ch.next = ch.next[1:]
+	return fl
+}
+
+// detached reports whether the name does not name cur.
+func (ch *chain) detached(cur *file) bool {
+	return ch.seen == nil || cur == nil || !os.SameFile(ch.seen, cur.id)
+}
+
+// close closes the files queued.
+func (ch *chain) close() {
+	for _, n := range ch.next {
+		n.close()
+	}
+	ch.next = nil
+}
