@@ -25,15 +25,16 @@ type chain struct {
 	name  string
 	next  []*file
 	seen  os.FileInfo
-	known map[devIno][]byte
+	known map[devIno]knownFile
 }
 
 // newChain returns the chain of name, knowing every file beside it as it is now.
 func newChain(name string) chain {
-	ch := chain{name: name, known: map[devIno][]byte{}}
+	ch := chain{name: name, known: map[devIno]knownFile{}}
 	for _, sib := range siblings(name) {
-		if id, ok := fileID(sib.fi); ok {
-			ch.known[id] = readHead(sib.path)
+		if fl, err := openFile(sib.path); err == nil {
+			ch.know(fl)
+			fl.close()
 		}
 	}
 	return ch
@@ -70,18 +71,6 @@ func siblings(name string) []sibling {
 		out = append(out, sibling{filepath.Join(dir, n), fi})
 	}
 	return out
-}
-
-// readHead returns the first bytes of the file at path, up to headLen.
-func readHead(path string) []byte {
-	f, err := openShared(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	b := make([]byte, headLen)
-	n, _ := f.ReadAt(b, 0)
-	return b[:n:n]
 }
 
 // look stats the name and notes what it names now: a file not known yet is opened and
@@ -131,12 +120,32 @@ func (ch *chain) queued(cur *file, fi os.FileInfo) bool {
 	return slices.ContainsFunc(ch.next, func(n *file) bool { return os.SameFile(fi, n.id) })
 }
 
-// adopt queues fl, the new file at the name, with the files that had the name between
-// the last one queued and fl (missed), oldest first. Queued files that are still empty
-// are dropped: they were rotated away before anything was written to them, and the
-// writer's file is a later one.
+// adopt queues fl, the new file at the name, with the files that had the name since
+// the last one queued (see refresh).
 func (ch *chain) adopt(cur, fl *file) {
-	files := append(ch.next, ch.missed(cur)...)
+	ch.next = append(ch.next, fl) // queued: missed does not find it again once renamed
+	ch.refresh(cur)
+}
+
+// scans bounds the listings of the directory in one refresh: a listing taken while
+// the files are renamed (shifted) can miss one, so a refresh lists again until a
+// listing finds no file renamed under it.
+const scans = 4
+
+// refresh queues the files that had the name since the last one queued (missed), and
+// sorts the queue oldest first. Queued files that are still empty but the newest are
+// dropped: they were rotated away before anything was written to them, and the writer's
+// file is a later one. Read calls it again before it moves on to the next file, so
+// that a file a listing missed while files were renamed is not passed over.
+func (ch *chain) refresh(cur *file) {
+	for range scans {
+		found, moved := ch.missed(cur)
+		ch.next = append(ch.next, found...)
+		if !moved {
+			break
+		}
+	}
+	files := ch.next
 	// A resumed chain's compressed files come first, in the order the resume found
 	// them; the files after them sort by birth.
 	first := 0
@@ -145,46 +154,85 @@ func (ch *chain) adopt(cur, fl *file) {
 			first = i + 1
 		}
 	}
-	slices.SortStableFunc(files[first:], func(a, b *file) int { return a.born.Compare(b.born) })
+	slices.SortStableFunc(files[first:], (*file).compare)
 	kept := files[:0]
-	for _, n := range files {
-		if st, err := n.f.Stat(); err == nil && st.Size() == 0 {
+	for i, n := range files {
+		if st, err := n.f.Stat(); err == nil && st.Size() == 0 && i < len(files)-1 {
 			n.close()
 			continue
 		}
 		kept = append(kept, n)
 	}
-	ch.next = append(kept, fl)
+	ch.next = kept
 }
 
 // missed opens the files beside the name that had the name since the follower last
 // looked, however quickly the rotations came: the regular files whose names begin with
 // the name's, that are neither cur, nor queued, nor known (see chain), nor compressed,
-// nor a copy of a file read or queued (their first bytes are another's).
-func (ch *chain) missed(cur *file) []*file {
-	var found []*file
+// nor a copy of a file read or queued (their first bytes are another's). moved reports
+// that a file was renamed while the directory was listed, so that another listing may
+// find one that this one missed.
+func (ch *chain) missed(cur *file) (found []*file, moved bool) {
 	for _, sib := range siblings(ch.name) {
-		if ch.queued(cur, sib.fi) {
-			continue
-		}
-		id, hasID := fileID(sib.fi)
-		if known, ok := ch.known[id]; hasID && ok && (len(known) == 0 || sameHead(known, readHead(sib.path))) {
+		if ch.queued(cur, sib.fi) || ch.isKnown(sib.fi, nil) {
 			continue
 		}
 		fl, err := openFile(sib.path)
 		if err != nil {
+			moved = moved || errors.Is(err, fs.ErrNotExist)
 			continue // gone, or unreadable: not a file of the chain that can be read
 		}
-		if !os.SameFile(fl.id, sib.fi) || decompress.Detect(fl.head) != decompress.None || ch.copyOf(cur, fl, found) {
-			if hasID && len(fl.head) > 0 {
-				ch.known[id] = fl.head
-			}
+		if !os.SameFile(fl.id, sib.fi) {
+			moved = true // renamed since the listing: the next listing finds it
+		}
+		if ch.queued(cur, fl.id) || ch.isKnown(fl.id, fl.head) {
+			fl.close()
+			continue
+		}
+		if decompress.Detect(fl.head) != decompress.None || ch.copyOf(cur, fl, found) {
+			ch.know(fl)
 			fl.close()
 			continue
 		}
 		found = append(found, fl)
 	}
-	return found
+	return found, moved
+}
+
+// knownFile is what chain.known keeps of a file: its first bytes and its size then.
+type knownFile struct {
+	head []byte
+	size int64
+}
+
+// isKnown reports whether fi is a known file: one with its identity and, given head,
+// the same first bytes (another is a file given a freed inode); without head, the same
+// size too, which a file read to its end or there from the start keeps (when it
+// differs, the caller opens the file and asks again with its head).
+func (ch *chain) isKnown(fi os.FileInfo, head []byte) bool {
+	id, ok := fileID(fi)
+	if !ok {
+		return false
+	}
+	k, ok := ch.known[id]
+	switch {
+	case !ok:
+		return false
+	case head == nil:
+		return k.size == fi.Size()
+	}
+	return len(k.head) == 0 || sameHead(k.head, head)
+}
+
+// know notes fl as a file not to read.
+func (ch *chain) know(fl *file) {
+	if id, ok := fileID(fl.id); ok {
+		size := int64(-1)
+		if fi, err := fl.f.Stat(); err == nil {
+			size = fi.Size()
+		}
+		ch.known[id] = knownFile{fl.head, size}
+	}
 }
 
 // copyOf reports whether fl begins as a file read, queued or found does.
@@ -192,8 +240,8 @@ func (ch *chain) copyOf(cur, fl *file, found []*file) bool {
 	if cur != nil && sameHead(cur.head, fl.head) {
 		return true
 	}
-	for _, h := range ch.known {
-		if sameHead(h, fl.head) {
+	for _, k := range ch.known {
+		if sameHead(k.head, fl.head) {
 			return true
 		}
 	}
@@ -213,9 +261,9 @@ func (ch *chain) laterWritten() bool {
 
 // done notes that fl has been read to its end and closes it.
 func (ch *chain) done(fl *file) {
-	if id, ok := fileID(fl.id); ok && !fl.sealed {
+	if !fl.sealed {
 		fl.readHead()
-		ch.known[id] = fl.head
+		ch.know(fl)
 	}
 	fl.close()
 }

@@ -2,6 +2,7 @@ package follow
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"io"
 	"io/fs"
@@ -101,4 +102,17 @@ func (fl *file) close() {
 		fl.dec.Close()
 	}
 	fl.f.Close()
+}
+
+// compare orders files by birth (see born), and files born at the same time by inode
+// number: Linux stamps file times from a clock that ticks every few milliseconds, so a
+// fast rotation makes several files in one tick, and file systems hand out inode
+// numbers in increasing order while none is freed.
+func (fl *file) compare(other *file) int {
+	if c := fl.born.Compare(other.born); c != 0 {
+		return c
+	}
+	a, _ := fileID(fl.id)
+	b, _ := fileID(other.id)
+	return cmp.Compare(a.ino, b.ino)
 }

@@ -126,13 +126,14 @@ func (s *source) read(p []byte) (n int, err error, wait bool) {
 	switch {
 	case n > 0:
 		rd.tail.remember(p[:n])
-		if rd.pos <= headLen {
+		if len(rd.cur.head) < headLen {
 			rd.cur.readHead()
 		}
 		return n, nil, false
 	case err != nil && err != io.EOF:
 		return 0, err, false
 	case moveOn || rd.cur.sealed && len(s.ch.next) > 0:
+		s.ch.refresh(rd.cur)
 		rd.rotated = true
 		return 0, io.EOF, false
 	case !rd.cur.sealed && rd.truncated():
