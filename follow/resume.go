@@ -16,11 +16,11 @@ func resume(cp *Checkpoint, at *file, ch *chain) (*file, int64) {
 		return at, cp.Offset
 	}
 	sibs := siblings(cp.Name)
-	found, rest := cp.find(sibs, at)
+	found := cp.find(sibs, at)
 	if found == nil {
 		return at, 0
 	}
-	ch.next = append(after(found, rest, sibs), at)
+	ch.next = append(after(found, sibs), at)
 	return found, cp.Offset
 }
 
@@ -38,9 +38,9 @@ func (c *Checkpoint) isFile(fl *file) bool {
 }
 
 // find looks for the checkpoint's file among sibs: by identity first, then by content
-// (a plain copy before a compressed one). It returns it open, positioned at Offset,
-// with the bytes of the content from there (rest) for a compressed one.
-func (c *Checkpoint) find(sibs []sibling, at *file) (*file, io.Reader) {
+// (a plain copy before a compressed one). It returns it open, positioned at Offset (a
+// compressed one's reader at Offset of its content), or nil.
+func (c *Checkpoint) find(sibs []sibling, at *file) *file {
 	byContent := func(s sibling) bool { id, ok := fileID(s.fi); return !c.hasID || !ok || id != c.id }
 	// Identity, then plain content, then compressed content.
 	order := slices.Clone(sibs)
@@ -69,7 +69,7 @@ func (c *Checkpoint) find(sibs []sibling, at *file) (*file, io.Reader) {
 		if decompress.Detect(fl.head) == decompress.None {
 			if fl.id.Size() >= c.Offset && c.matchAt(fl.f) {
 				if _, err := fl.f.Seek(c.Offset, io.SeekStart); err == nil {
-					return fl, nil
+					return fl
 				}
 			}
 			fl.close()
@@ -78,19 +78,19 @@ func (c *Checkpoint) find(sibs []sibling, at *file) (*file, io.Reader) {
 		dr := decompress.NewReader(fl.f)
 		if rest, head, ok := c.matchStream(dr); ok {
 			fl.sealed, fl.r, fl.dec, fl.head = true, rest, dr, head
-			return fl, rest
+			return fl
 		}
 		dr.Close()
 		fl.close()
 	}
-	return nil, nil
+	return nil
 }
 
 // after opens the files rotated after found, oldest first: the siblings modified after
 // it (log rotation keeps the modification time when it compresses), each once (a
 // compressed file whose content begins as a plain one's is a copy of it). Compressed
 // ones are read decompressed.
-func after(found *file, _ io.Reader, sibs []sibling) []*file {
+func after(found *file, sibs []sibling) []*file {
 	since := found.id.ModTime()
 	later := slices.DeleteFunc(slices.Clone(sibs), func(s sibling) bool {
 		return !s.fi.ModTime().After(since) || os.SameFile(s.fi, found.id)
