@@ -18,7 +18,7 @@ import (
 
 	foreachio "github.com/foreachio/foreach/beam"
 	"github.com/foreachio/foreach/linereader"
-	"github.com/foreachio/foreach/testdata/gen/corpus"
+	"github.com/foreachio/foreach/internal/corpus"
 )
 
 // Every pipeline of these tests runs on Prism, ptest's default runner: it runs the SDK

@@ -15,7 +15,7 @@ import (
 
 	foreachio "github.com/foreachio/foreach/beam"
 	"github.com/foreachio/foreach/linereader"
-	"github.com/foreachio/foreach/testdata/gen/corpus"
+	"github.com/foreachio/foreach/internal/corpus"
 )
 
 // These tests drive the splittable DoFn's methods as a runner does, without one, so that

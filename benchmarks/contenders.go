@@ -21,6 +21,8 @@ type Result struct {
 	Ends    int64  // sum of the first and the last byte of each non-empty record
 	Hash    uint64 // the hashing bodies: sum of FNV-1a 64 of each record
 	Last    []byte // the last record, for the contenders that own their records
+	Grows   int    // buffer growths, for the contenders that Report them
+	Longest int    // the longest record, for the engine's contenders
 }
 
 // add is the light loop body: the record's length and its first and last byte, so that
@@ -54,17 +56,19 @@ func FNV1a(p []byte) uint64 {
 	return h
 }
 
-// A Contender reads a whole open file once, as a user's program would, and reports what
-// it saw. Chomps says its records come without their "\n" (bufio.ScanLines also drops a
-// "\r" before it); Hashes says its body is the heavy one.
+// A Contender reads a whole open file once, as a user's program would, with reads (and a
+// first buffer) of the given size, and reports what it saw. Chomps says its records come
+// without their "\n" (bufio.ScanLines also drops a "\r" before it); Hashes says its body
+// is the heavy one; Reports says it counts its buffer growths in Result.Grows.
 type Contender struct {
-	Name   string
-	Chomps bool
-	Hashes bool
-	Run    func(f *os.File) (Result, error)
+	Name    string
+	Chomps  bool
+	Hashes  bool
+	Reports bool
+	Run     func(f *os.File, read int) (Result, error)
 }
 
-// ReadSize is the read size of every contender that has one: the engine's default,
+// ReadSize is the read size the suite gives every contender: the engine's default,
 // bufio.Scanner's initial buffer, the bufio.Reader of ReadBytes.
 const ReadSize = 64 << 10
 
@@ -72,94 +76,101 @@ const ReadSize = 64 << 10
 // "\n" (no Chomp): that is the engine's default, and what a program that writes its lines
 // back out wants.
 var Contenders = map[string]Contender{
-	"Lines":        {Name: "Lines", Run: engineLines},
-	"LinesChomp":   {Name: "LinesChomp", Chomps: true, Run: engineLinesChomp},
-	"LinesReader":  {Name: "LinesReader", Run: engineLinesPlainReader},
-	"Views":        {Name: "Views", Run: engineViews},
-	"Batches":      {Name: "Batches", Run: engineBatches},
+	"Lines":        {Name: "Lines", Reports: true, Run: engineLines},
+	"LinesChomp":   {Name: "LinesChomp", Reports: true, Chomps: true, Run: engineLinesChomp},
+	"LinesReader":  {Name: "LinesReader", Reports: true, Run: engineLinesPlainReader},
+	"Views":        {Name: "Views", Reports: true, Run: engineViews},
+	"Batches":      {Name: "Batches", Reports: true, Run: engineBatches},
 	"ScannerCopy":  {Name: "ScannerCopy", Chomps: true, Run: scannerCopy},
 	"ScannerClone": {Name: "ScannerClone", Chomps: true, Run: scannerClone},
 	"ScannerBytes": {Name: "ScannerBytes", Chomps: true, Run: scannerBytes},
 	"ReadBytes":    {Name: "ReadBytes", Run: readBytes},
 	"MinimalLines": {Name: "MinimalLines", Run: minimalLines},
 	"MinimalViews": {Name: "MinimalViews", Run: minimalViews},
-	"Naive":        {Name: "Naive", Run: naiveLines},
+	"Naive":        {Name: "Naive", Reports: true, Run: naiveLines},
 
-	"LinesFNV":       {Name: "LinesFNV", Hashes: true, Run: engineLinesFNV},
+	"LinesFNV":       {Name: "LinesFNV", Reports: true, Hashes: true, Run: engineLinesFNV},
 	"ScannerCopyFNV": {Name: "ScannerCopyFNV", Chomps: true, Hashes: true, Run: scannerCopyFNV},
 }
 
-func engineLines(f *os.File) (res Result, err error) {
-	r := linereader.New(f, linereader.Options{})
+// engineDone adds what the engine reports of itself to res and returns its error.
+func engineDone(r *linereader.Reader, res Result) (Result, error) {
+	st := r.Stats()
+	res.Grows, res.Longest = st.Buffer.Grows, st.MaxRecord
+	return res, r.Err()
+}
+
+func engineLines(f *os.File, read int) (res Result, err error) {
+	r := linereader.New(f, linereader.Options{BufferSize: read})
 	for rec := range r.Lines() {
 		res.add(rec)
 		res.Last = rec
 	}
-	return res, r.Err()
+	return engineDone(r, res)
 }
 
 // engineLinesChomp is Lines with Options.Chomp, yielding exactly the records
 // bufio.ScanLines yields: the comparison the suite made before the plain-program method.
-func engineLinesChomp(f *os.File) (res Result, err error) {
-	r := linereader.New(f, linereader.Options{Chomp: true})
+func engineLinesChomp(f *os.File, read int) (res Result, err error) {
+	r := linereader.New(f, linereader.Options{Chomp: true, BufferSize: read})
 	for rec := range r.Lines() {
 		res.add(rec)
 		res.Last = rec
 	}
-	return res, r.Err()
+	return engineDone(r, res)
 }
 
 // engineLinesPlainReader is engineLines with the file behind a plain io.Reader: the
 // engine must not be faster only for what it can see of an *os.File.
-func engineLinesPlainReader(f *os.File) (res Result, err error) {
-	r := linereader.New(struct{ io.Reader }{f}, linereader.Options{})
+func engineLinesPlainReader(f *os.File, read int) (res Result, err error) {
+	r := linereader.New(struct{ io.Reader }{f}, linereader.Options{BufferSize: read})
 	for rec := range r.Lines() {
 		res.add(rec)
 		res.Last = rec
 	}
-	return res, r.Err()
+	return engineDone(r, res)
 }
 
-func engineLinesFNV(f *os.File) (res Result, err error) {
-	r := linereader.New(f, linereader.Options{})
+func engineLinesFNV(f *os.File, read int) (res Result, err error) {
+	r := linereader.New(f, linereader.Options{BufferSize: read})
 	for rec := range r.Lines() {
 		res.hash(rec)
 		res.Last = rec
 	}
-	return res, r.Err()
+	return engineDone(r, res)
 }
 
-func engineViews(f *os.File) (res Result, err error) {
-	r := linereader.New(f, linereader.Options{})
+func engineViews(f *os.File, read int) (res Result, err error) {
+	r := linereader.New(f, linereader.Options{BufferSize: read})
 	for rec := range r.Views() {
 		res.add(rec)
 	}
-	return res, r.Err()
+	return engineDone(r, res)
 }
 
-func engineBatches(f *os.File) (res Result, err error) {
-	r := linereader.New(f, linereader.Options{})
+func engineBatches(f *os.File, read int) (res Result, err error) {
+	r := linereader.New(f, linereader.Options{BufferSize: read})
 	for batch := range r.Batches() {
 		for _, rec := range batch {
 			res.add(rec)
 		}
 		res.Last = batch[len(batch)-1]
 	}
-	return res, r.Err()
+	return engineDone(r, res)
 }
 
-// newScanner returns a bufio.Scanner with a 64 KiB initial buffer that may grow to any
-// line length, so that no line of the corpora is too long for it.
-func newScanner(f *os.File) *bufio.Scanner {
+// newScanner returns a bufio.Scanner with an initial buffer of read bytes that may grow
+// to any line length, so that no line is too long for it.
+func newScanner(f *os.File, read int) *bufio.Scanner {
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, ReadSize), 1<<40)
+	sc.Buffer(make([]byte, read), 1<<40)
 	return sc
 }
 
 // scannerCopy is the twin of Lines as a Go programmer writes it: each token copied out
 // with make and copy, the cheaper of the two usual idioms.
-func scannerCopy(f *os.File) (res Result, err error) {
-	sc := newScanner(f)
+func scannerCopy(f *os.File, read int) (res Result, err error) {
+	sc := newScanner(f, read)
 	for sc.Scan() {
 		b := sc.Bytes()
 		rec := make([]byte, len(b))
@@ -172,8 +183,8 @@ func scannerCopy(f *os.File) (res Result, err error) {
 
 // scannerClone is the other idiom, bytes.Clone (append to nil): its capacity is rounded
 // up to the allocator's size class.
-func scannerClone(f *os.File) (res Result, err error) {
-	sc := newScanner(f)
+func scannerClone(f *os.File, read int) (res Result, err error) {
+	sc := newScanner(f, read)
 	for sc.Scan() {
 		rec := bytes.Clone(sc.Bytes())
 		res.add(rec)
@@ -182,8 +193,8 @@ func scannerClone(f *os.File) (res Result, err error) {
 	return res, sc.Err()
 }
 
-func scannerCopyFNV(f *os.File) (res Result, err error) {
-	sc := newScanner(f)
+func scannerCopyFNV(f *os.File, read int) (res Result, err error) {
+	sc := newScanner(f, read)
 	for sc.Scan() {
 		b := sc.Bytes()
 		rec := make([]byte, len(b))
@@ -195,8 +206,8 @@ func scannerCopyFNV(f *os.File) (res Result, err error) {
 }
 
 // scannerBytes is the twin of Views: each token borrowed.
-func scannerBytes(f *os.File) (res Result, err error) {
-	sc := newScanner(f)
+func scannerBytes(f *os.File, read int) (res Result, err error) {
+	sc := newScanner(f, read)
 	for sc.Scan() {
 		res.add(sc.Bytes())
 	}
@@ -205,8 +216,8 @@ func scannerBytes(f *os.File) (res Result, err error) {
 
 // readBytes is bufio.Reader.ReadBytes with a 64 KiB buffer: a fresh slice per line, a
 // line longer than the buffer gathered from full buffers and copied again.
-func readBytes(f *os.File) (res Result, err error) {
-	br := bufio.NewReaderSize(f, ReadSize)
+func readBytes(f *os.File, read int) (res Result, err error) {
+	br := bufio.NewReaderSize(f, read)
 	for {
 		rec, err := br.ReadBytes('\n')
 		if len(rec) > 0 {
@@ -224,8 +235,8 @@ func readBytes(f *os.File) (res Result, err error) {
 
 // naiveLines is the pattern this project replaces: a fresh buffer per line, grown by
 // 1.5x from empty.
-func naiveLines(f *os.File) (res Result, err error) {
-	_, err = naive.Lines(bufio.NewReaderSize(f, ReadSize), func(rec []byte) {
+func naiveLines(f *os.File, read int) (res Result, err error) {
+	res.Grows, err = naive.Lines(bufio.NewReaderSize(f, max(read, naive.Step)), func(rec []byte) {
 		res.add(rec)
 		res.Last = rec
 	})
@@ -236,8 +247,8 @@ func naiveLines(f *os.File) (res Result, err error) {
 // what a line reader must cost: a 64 KiB buffer, bytes.IndexByte per record, the record
 // keeping its "\n", a buffer that doubles when a line does not fit. It has none of the
 // engine's semantics (separators, limits, offsets, errors kept for the last record).
-func minimal(src io.Reader, yield func([]byte) bool) error {
-	buf := make([]byte, ReadSize)
+func minimal(src io.Reader, read int, yield func([]byte) bool) error {
+	buf := make([]byte, read)
 	start, end := 0, 0
 	for {
 		if i := bytes.IndexByte(buf[start:end], '\n'); i >= 0 {
@@ -268,8 +279,8 @@ func minimal(src io.Reader, yield func([]byte) bool) error {
 	}
 }
 
-func minimalLines(f *os.File) (res Result, err error) {
-	err = minimal(f, func(b []byte) bool {
+func minimalLines(f *os.File, read int) (res Result, err error) {
+	err = minimal(f, read, func(b []byte) bool {
 		rec := make([]byte, len(b))
 		copy(rec, b)
 		res.add(rec)
@@ -279,8 +290,8 @@ func minimalLines(f *os.File) (res Result, err error) {
 	return res, err
 }
 
-func minimalViews(f *os.File) (res Result, err error) {
-	err = minimal(f, func(b []byte) bool {
+func minimalViews(f *os.File, read int) (res Result, err error) {
+	err = minimal(f, read, func(b []byte) bool {
 		res.add(b)
 		return true
 	})

@@ -77,7 +77,7 @@ func Time(c Contender, f *File) (Run, error) {
 	}
 	c0, _ := cputime.Now()
 	t0 := time.Now()
-	res, err := c.Run(fd)
+	res, err := c.Run(fd, ReadSize)
 	wall := time.Since(t0)
 	c1, _ := cputime.Now()
 	if err != nil {

@@ -73,18 +73,28 @@ func New(capacity int) *ByteList {
 // multiplied by factor each time it must grow (or more, when a single write needs more).
 // It panics if capacity is negative or factor is not a finite number of at least 1.25.
 func NewWithGrowth(capacity int, factor float64) *ByteList {
+	b := new(ByteList)
+	b.Init(capacity, factor)
+	return b
+}
+
+// Init makes b an empty list with room for capacity bytes and the given growth factor,
+// as NewWithGrowth does, for a ByteList held by value in a larger struct: its contents
+// are then reached without a pointer to follow, and a view of them never needs to be
+// kept beside it. Whatever b held is dropped and its Stats start again. It panics as
+// NewWithGrowth does.
+func (b *ByteList) Init(capacity int, factor float64) {
 	if capacity < 0 {
 		panic("bytelist: negative capacity")
 	}
 	if !(factor >= minGrowth) || math.IsInf(factor, 1) {
 		panic("bytelist: growth factor must be a finite number >= 1.25")
 	}
-	b := &ByteList{growth: factor}
+	*b = ByteList{growth: factor}
 	if capacity > 0 {
 		b.buf = make([]byte, 0, capacity)
 		b.stats.PeakCap = capacity
 	}
-	return b
 }
 
 // Len returns the number of bytes in the list.

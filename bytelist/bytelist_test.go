@@ -104,6 +104,32 @@ func TestNewPanics(t *testing.T) {
 	bytelist.NewWithGrowth(0, 1000)
 }
 
+// Init on a list held by value, and on one that was in use: it starts over, empty, with
+// the new capacity and factor and fresh Stats, and panics as NewWithGrowth does.
+func TestInitByValue(t *testing.T) {
+	var holder struct {
+		n    int
+		list bytelist.ByteList
+	}
+	b := &holder.list
+	b.Init(100, 1.5)
+	check(t, b, "")
+	if b.Cap() != 100 || b.Stats() != (bytelist.Stats{PeakCap: 100}) {
+		t.Fatalf("Init(100, 1.5): Cap %d, Stats %+v", b.Cap(), b.Stats())
+	}
+	b.Write(make([]byte, 101))
+	if b.Cap() != 150 {
+		t.Errorf("growth after Init(100, 1.5): Cap %d, want 150", b.Cap())
+	}
+	b.Init(0, 2)
+	check(t, b, "")
+	if b.Cap() != 0 || b.Stats() != (bytelist.Stats{}) {
+		t.Errorf("Init again: Cap %d, Stats %+v, want an empty list with fresh Stats", b.Cap(), b.Stats())
+	}
+	mustPanic(t, "Init(-1, 2)", func() { b.Init(-1, 2) })
+	mustPanic(t, "Init(8, 1.2)", func() { b.Init(8, 1.2) })
+}
+
 func TestGrowthPolicy(t *testing.T) {
 	tests := []struct {
 		name    string

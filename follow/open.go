@@ -150,15 +150,23 @@ func begin(at *file, ch *chain, opt linereader.Options, fo Options) (*file, int6
 	return at, start, err
 }
 
-// lastStart returns where the last n complete records of src[0:size) begin: each step
-// back is where the record before the one found ends (LastBoundary of what lies before
-// its separator's last byte).
+// lastStart returns where the last n complete records of src[0:size) begin: where
+// linereader.NewTail begins over them, or for options it refuses (records that depend on
+// all before them), LastBoundary stepped back n times.
 func lastStart(src io.ReaderAt, size int64, n int, opt linereader.Options) (int64, error) {
-	pos, err := linereader.LastBoundary(src, size, opt)
-	for i := 0; i < n && pos > 0 && err == nil; i++ {
-		pos, err = linereader.LastBoundary(src, pos-1, opt)
+	end, err := linereader.LastBoundary(src, size, opt)
+	if err != nil || opt.Splittable() != nil {
+		for i := 0; i < n && end > 0 && err == nil; i++ {
+			end, err = linereader.LastBoundary(src, end-1, opt)
+		}
+		return end, err
 	}
-	return pos, err
+	r := linereader.NewTail(src, end, n, opt)
+	defer r.Close()
+	if r.Next() {
+		return r.Offset(), nil
+	}
+	return end, r.Err()
 }
 
 // validate reports options that Open cannot use, wrapping linereader.ErrInvalidOptions.

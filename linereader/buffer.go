@@ -22,28 +22,34 @@ import "io"
 // advance's search calls it, so that no other path ever sees a record outside
 // data[start:].
 //
-// A read that returns nothing and no error is tried again, up to maxEmptyReads times in
-// a row, as bufio does; then the source has failed with io.ErrNoProgress.
+// A read that returns nothing and no error is tried again (readSome).
 func (e *engine) fill() { e.read(false) }
 
 func (e *engine) fillRecord() { e.read(true) }
 
 func (e *engine) read(whole bool) {
 	e.makeRoom(whole)
+	n := min(e.buf.Cap()-e.buf.Len(), e.cfg.readSize)
+	_, err := readSome(func() (int, error) { return e.buf.Fill(e.src, n) }, &e.reads)
+	e.sync()
+	if err != nil {
+		e.rerr = err
+	}
+}
+
+// readSome calls read until it delivers data or an error, at most maxEmptyReads times in
+// a row, as bufio does: a source that keeps returning nothing and no error has failed,
+// with io.ErrNoProgress. It is the rule for every read of this package; calls counts the
+// calls to read.
+func readSome(read func() (int, error), calls *int) (int, error) {
 	for range maxEmptyReads {
-		n := min(e.buf.Cap()-e.buf.Len(), e.cfg.readSize)
-		m, err := e.buf.Fill(e.src, n)
-		e.reads++
-		e.data = e.buf.Bytes()
-		if err != nil {
-			e.rerr = err
-			return
-		}
-		if m > 0 {
-			return
+		n, err := read()
+		*calls++
+		if n > 0 || err != nil {
+			return n, err
 		}
 	}
-	e.rerr = io.ErrNoProgress
+	return 0, io.ErrNoProgress
 }
 
 // makeRoom makes room for at least half a read. It moves the unconsumed bytes to the
@@ -73,7 +79,7 @@ func (e *engine) makeRoom(whole bool) {
 		}
 	}
 	if spare := e.buf.Cap() - e.buf.Len(); spare > 0 && spare >= rs/2 {
-		e.data = e.buf.Bytes()
+		e.sync()
 		return
 	}
 	if c := e.buf.Cap(); c < e.cfg.gatherAt || !whole {
@@ -93,7 +99,7 @@ func (e *engine) makeRoom(whole bool) {
 // growBy grows the buffer to hold add more bytes.
 func (e *engine) growBy(add int) {
 	e.buf.Grow(add)
-	e.data = e.buf.Bytes()
+	e.sync()
 	e.sinceGrow = 0
 }
 
@@ -107,7 +113,7 @@ func (e *engine) compact() {
 	} else {
 		e.buf.Discard(s)
 	}
-	e.data = e.buf.Bytes()
+	e.sync()
 	e.base += int64(s)
 	e.start, e.scan, e.lo, e.hi = 0, e.scan-s, e.lo-s, e.hi-s
 }
@@ -128,7 +134,7 @@ func (e *engine) gather() {
 	e.buf.Release(0) // the old array stays alive as the block, and only as the block
 	e.buf.Grow(c)
 	e.buf.Write(tail)
-	e.data = e.buf.Bytes()
+	e.sync()
 	e.base += int64(cut)
 	e.start, e.scan, e.lo, e.hi = 0, max(0, e.scan-cut), e.lo-cut, e.hi-cut
 	e.sinceGrow = 0
@@ -159,6 +165,6 @@ func (e *engine) release() {
 		e.compact()
 	}
 	e.buf.Release(max(e.cfg.readSize, e.buf.Len()))
-	e.data = e.buf.Bytes()
+	e.sync()
 	e.sinceGrow = 0
 }

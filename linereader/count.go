@@ -174,11 +174,10 @@ func countStream(src io.Reader, cfg config, readSize int) (int64, error) {
 	keep, total := 0, int64(0)
 	endsWithSep := false
 	var trailing error
-	empties := 0
+	calls := 0
 	for {
-		n, err := src.Read(buf[keep:])
+		n, err := readSome(func() (int, error) { return src.Read(buf[keep:]) }, &calls)
 		if n > 0 {
-			empties = 0
 			total += int64(n)
 			data := buf[:keep+n]
 			occ += int64(cfg.count(data))
@@ -196,11 +195,6 @@ func countStream(src io.Reader, cfg config, readSize int) (int64, error) {
 		}
 		if err != nil {
 			return 0, err
-		}
-		if n == 0 {
-			if empties++; empties >= maxEmptyReads {
-				return 0, io.ErrNoProgress
-			}
 		}
 	}
 	if total > 0 && !endsWithSep {

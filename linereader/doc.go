@@ -71,7 +71,7 @@
 // complete record buffered at once, with one search back from the end of what is
 // buffered and then, for Batches, one search per record in the batch's own block. It moves
 // the unfinished record to the front only when the room after it runs short, and doubles
-// the buffer only when a single record does not fit, up to 8 MiB: a longer record is
+// the buffer only when a single record does not fit, up to a cap: a longer record is
 // gathered in blocks and made one array of its own length at its end, so a record of L
 // bytes needs about 2L of memory at its peak. Reset reuses the buffer for the next input;
 // Release, Reset and the loop itself give back a buffer grown for a record long gone.

@@ -9,8 +9,9 @@ import (
 	"github.com/foreachio/foreach/internal/decompress"
 )
 
-// engine cuts an input into records. It is the whole of a Reader's state, and only the
-// goroutine that iterates touches it: no iterator starts another.
+// engine cuts an input into records. It is the whole of a Reader's state, in a few
+// parts, each with its invariants; only the goroutine that iterates touches it: no
+// iterator starts another.
 //
 // The data path, which every iterator goes through:
 //   - shortEnd and take find and take the next record when it is already buffered and
@@ -24,75 +25,105 @@ import (
 //   - run takes all the complete records buffered at once, for Runs; cutBatch (batch.go)
 //     does the same for Batches, cutting them apart in the batch's own block.
 //
-// Separators are searched in shortEnd, config.find, config.findLast, config.count and
-// cutBatch: nowhere else. Records are copied out by clone (reader.go), by the
-// batch paths (batch.go) and by gatherEnd (buffer.go), which assembles a record that
-// outgrew the largest buffer.
+// Separators are searched by config's methods (find, findLast, count: options.go), by
+// shortEnd and cutBatch for the one-byte separator of the short path, and by the
+// backward searches built on findLast (boundary.go): nowhere else. Records are copied
+// out by clone (reader.go), by the batch paths (batch.go) and by gatherEnd (buffer.go),
+// which assembles a record that outgrew the largest buffer.
 type engine struct {
 	cfg config
 	src io.Reader // the source: a *decompress.Reader around the caller's with Options.Decompress
 
-	// The buffer. Invariants, restored by every method before it returns:
-	//   - data == buf.Bytes(): refreshed after every call that changes buf.
-	//   - data[:start] is consumed (yielded or skipped); data[start:] is input not yet
-	//     yielded: the next record (paragraph mode: after the newlines advance skips
-	//     first), or the rest of the record in progress when before > 0.
-	//   - When start <= scan <= len(data), data[start:scan] has been searched and holds no
-	//     separator that ends the record in progress, so a search resumes at scan (for a
-	//     multi-byte separator scan stays len(sep)-1 bytes back, since one may straddle
-	//     two reads). scan < start means nothing after start has been searched: the
-	//     short path does not keep scan.
-	//   - base is the input offset of data[0]; origin is the offset reading began at, so
-	//     that Stats.Bytes is end() - origin.
-	buf    *bytelist.ByteList
-	data   []byte
-	start  int
-	scan   int
-	base   int64
-	origin int64
-
-	// The source: rerr is what ended it (io.EOF; an error, reported once every byte
-	// before it has been yielded; ErrStop), nil while it may deliver more. reads
-	// counts calls to its Read.
-	rerr  error
-	reads int
-
-	// The last record: data[lo:hi], or big when it is held outside the buffer (a
-	// record gathered from blocks, or the last record of a batch, in the batch's block).
-	// It is valid until the engine advances; hi < lo means there is none. Its offset
-	// is base+lo: moving the buffer's bytes shifts lo and hi with them, so the offset
-	// stays right after the record's bytes are gone (lo is then negative).
-	lo, hi int
-	big    []byte
-
-	lineNo    int64 // Ruby's lineno after the last record
-	uncounted int64 // records that did not count as lines (cut by Limit): Stats.Records is lineNo+uncounted
-	longest   int   // the longest record yielded, after Chomp (for Pieces, the longest piece)
-
-	// A record longer than what data[start:] holds: before counts its bytes that are
-	// no longer there, either yielded as pieces (Pieces and Runs: the last record was a
-	// piece, and Partial reports it) or, inside one call of advance, gathered into
-	// blocks (a record that outgrew a buffer of cfg.gatherAt bytes: gather).
-	before int
-	blocks [][]byte
+	window   // the buffer, and where reading stands in it
+	reading  // what the source has done
+	current  // the last record
+	counters // what has been yielded
+	gathered // a record longer than the buffer holds
+	section  // the byte range of NewSection, if any
 
 	// fast: the short path applies: a one-byte separator, no Limit or MaxRecord, no
 	// section end within what is buffered, no record in pieces or held apart in big,
 	// not ended. One flag, so that the short path tests one byte.
 	fast bool
 
-	// A section (NewSection): no record starting at or after stopAt >= 0 is yielded;
-	// seek says the section has yet to skip to its first record boundary.
+	err error // sticky: what stopped the engine, io.EOF at a clean end; nil while it runs
+}
+
+// window is the buffer and where reading stands in it. Invariants, restored by every
+// engine method before it returns:
+//   - data == buf.Bytes(). Only the window's methods (buffer.go) change buf, and each
+//     ends with sync. data is kept beside buf rather than read through buf.Bytes()
+//     because the short path must stay small enough to be inlined into the caller's
+//     loop, and Bytes' capped slice costs it that.
+//   - data[:start] is consumed (yielded or skipped); data[start:] is input not yet
+//     yielded: the next record (paragraph mode: after the newlines advance skips first),
+//     or the rest of the record in progress when gathered.before > 0.
+//   - When start <= scan <= len(data), data[start:scan] has been searched and holds no
+//     separator that ends the record in progress, so a search resumes at scan (for a
+//     multi-byte separator scan stays len(sep)-1 bytes back, since one may straddle two
+//     reads). scan < start means nothing after start has been searched: the short path
+//     does not keep scan.
+//   - base is the input offset of data[0]; origin is the offset reading began at, so
+//     that Stats.Bytes is end() - origin.
+//   - sinceGrow counts the bytes consumed since the last long record (one holding more
+//     than a quarter of the buffer when it had to be read further) or since the buffer
+//     last grew: once it passes the capacity, a buffer larger than cfg.releaseCap has
+//     outlived the record that needed it, and makeRoom gives it back.
+type window struct {
+	buf          bytelist.ByteList // by value: no pointer to follow on the way to the bytes
+	data         []byte
+	start, scan  int
+	base, origin int64
+	sinceGrow    int64
+}
+
+// sync restores data == buf.Bytes() after a change to buf.
+func (w *window) sync() { w.data = w.buf.Bytes() }
+
+// reading is what the source has done: rerr is what ended it (io.EOF; an error, reported
+// once every byte before it has been yielded; ErrStop), nil while it may deliver more;
+// reads counts calls to its Read.
+type reading struct {
+	rerr  error
+	reads int
+}
+
+// current is the last record: data[lo:hi], or big when it is held outside the buffer (a
+// record gathered from blocks, or the last record of a batch, in the batch's block). It
+// is valid until the engine advances; hi < lo means there is none. Its offset is base+lo:
+// moving the buffer's bytes shifts lo and hi with them, so the offset stays right after
+// the record's bytes are gone (lo is then negative).
+type current struct {
+	lo, hi int
+	big    []byte
+}
+
+// counters is what has been yielded: lineNo is Ruby's lineno after the last record;
+// uncounted the records that did not count as lines (cut by Limit), so that
+// Stats.Records is lineNo+uncounted; longest the longest record yielded, after Chomp
+// (for Pieces, the longest piece).
+type counters struct {
+	lineNo    int64
+	uncounted int64
+	longest   int
+}
+
+// gathered is a record longer than what data[start:] holds: before counts its bytes
+// that are no longer there, either yielded as pieces (Pieces and Runs: the last record
+// was a piece, and Partial reports it) or, inside one call of advance, gathered into
+// blocks (a record that outgrew a buffer of cfg.gatherAt bytes: see gather). before == 0
+// and blocks == nil between records.
+type gathered struct {
+	before int
+	blocks [][]byte
+}
+
+// section is the byte range of a Reader from NewSection: no record starting at or after
+// stopAt >= 0 is yielded (stopAt < 0: no end); seek says the section has yet to skip to
+// its first record boundary.
+type section struct {
 	stopAt int64
 	seek   bool
-
-	err error // sticky: what stopped the engine, io.EOF at a clean end; nil while it runs
-
-	// sinceGrow counts the bytes consumed since the last long record (one holding more
-	// than a quarter of the buffer when it had to be read further) or since the buffer
-	// last grew: once it passes the capacity, a buffer larger than cfg.releaseCap has
-	// outlived the record that needed it, and makeRoom gives it back.
-	sinceGrow int64
 }
 
 // releaseMult: Reset gives back a buffer grown past releaseMult × BufferSize.
@@ -105,7 +136,9 @@ func newEngine(cfg config) engine {
 	}
 	// The growth factor is the least bytelist allows: the engine asks for the size it
 	// wants (twice the buffer, or what a long record needs) and gets exactly that.
-	return engine{cfg: cfg, buf: bytelist.NewWithGrowth(size, 1.25)}
+	e := engine{cfg: cfg}
+	e.buf.Init(size, 1.25)
+	return e
 }
 
 // reset starts the engine over on src, keeping the buffer (a soft reset), unless it grew
@@ -120,14 +153,15 @@ func (e *engine) reset(src io.Reader) {
 	if e.buf.Cap() > releaseMult*e.cfg.readSize {
 		e.buf.Release(e.cfg.readSize)
 	}
-	e.data = e.buf.Bytes()
-	e.start, e.scan, e.base, e.origin = 0, 0, 0, 0
-	e.rerr, e.reads = nil, 0
-	e.lo, e.hi, e.big = 0, -1, nil
-	e.lineNo, e.uncounted, e.longest = 0, 0, 0
-	e.before, e.blocks = 0, nil
-	e.stopAt, e.seek = -1, false
-	e.err, e.sinceGrow = nil, 0
+	e.window = window{buf: e.buf}
+	e.sync()
+	e.reading = reading{}
+	e.current = current{hi: -1}
+	e.counters = counters{}
+	e.gathered = gathered{}
+	e.section = section{stopAt: -1}
+	e.err = nil
+	e.cfg.simple = e.cfg.shortPath()
 	e.setFast()
 }
 
@@ -191,7 +225,7 @@ func (e *engine) next() bool {
 // shortEnd is the short path's search: the index in data[start:] of the separator that
 // ends the next record, or -1. With fast set, a one-byte separator already buffered is
 // all there is to a record. It and take are small enough to be inlined into the plain
-// loops of Lines and Views (records.go), which the compiler then inlines, whole, into
+// loops of Lines and Views (iter.go), which the compiler then inlines, whole, into
 // the caller's loop.
 func (e *engine) shortEnd() int { return bytes.IndexByte(e.data[e.start:], e.cfg.sepByte) }
 
@@ -212,6 +246,9 @@ func (e *engine) take(i int) {
 // not buffered whole: it comes in pieces of about BufferSize bytes (before > 0 after all
 // but the last), so that memory stays bounded whatever its length.
 func (e *engine) advance(pieces bool) bool {
+	if b, ok := e.src.(*backward); ok {
+		return b.advance(e) // NewBackward: records last first (backward.go)
+	}
 	if e.err != nil {
 		return e.fail(e.err) // no current record after an attempt past the end
 	}

@@ -214,10 +214,17 @@ func newConfig(opt Options) config {
 		c.mode, c.sep = modeBytes, bytes.Clone(opt.Sep)
 	}
 	c.opt.Sep = c.sep
-	c.simple = c.err == nil && c.mode == modeByte && opt.Limit <= 0 && opt.MaxRecord == 0
+	c.simple = c.shortPath()
 	c.gatherAt = max(gatherMin, 2*c.readSize)
 	c.releaseCap = max(16*c.readSize, 4<<20)
 	return c
+}
+
+// shortPath reports whether the engine's short path applies to these options: a one-byte
+// separator, no Limit, no MaxRecord (a reader that cuts records otherwise, such as
+// NewBackward's, turns simple off; Reset turns it back on).
+func (c *config) shortPath() bool {
+	return c.err == nil && c.mode == modeByte && c.opt.Limit <= 0 && c.opt.MaxRecord == 0
 }
 
 // find returns the index just past the first separator in p, or -1 (always in whole

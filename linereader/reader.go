@@ -11,20 +11,20 @@ import (
 // Reader cuts an input into records, reusing one buffer for the whole loop.
 //
 // Limits and failure modes, up front:
-//   - Records are unbounded by default. The buffer doubles up to 8 MiB (or twice
-//     BufferSize); a longer record is gathered in blocks of that size and made one array
-//     of its exact length when its end arrives, so a record of L bytes needs about 2L of
-//     memory at its peak (for Lines that array is the record handed out). Set
-//     Options.MaxRecord to stop on longer records with a *TooLongError instead, or use
-//     Pieces, which yields long records in bounded memory. The buffer is given back by
-//     Release, by Reset when it grew past a few times BufferSize, and during a loop, when
-//     it grew past 4 MiB (or 16 times BufferSize), once a buffer's worth of ordinary
-//     records has passed. The reader never starts a goroutine and never calls the
-//     runtime's process-wide controls (runtime.GC, debug.FreeOSMemory and the like).
+//   - Records are unbounded by default. The buffer doubles while a record does not fit,
+//     up to a cap of a few MiB (more for a larger BufferSize); a longer record is gathered
+//     in blocks of that size and made one array of its exact length when its end
+//     arrives, so a record of L bytes needs about 2L of memory at its peak (for Lines that
+//     array is the record handed out). Set Options.MaxRecord to stop on longer records
+//     with a *TooLongError instead, or use Pieces, which yields long records in bounded
+//     memory. A buffer grown for a long record is given back by Release, by Reset, and
+//     during a loop once a buffer's worth of ordinary records has passed. The reader
+//     never starts a goroutine and never calls the runtime's process-wide controls
+//     (runtime.GC, debug.FreeOSMemory and the like).
 //   - A read error ends iteration after every byte delivered before it has been
 //     yielded (the last as a partial record if it has no terminator); Err reports it.
-//     A source that returns no data and no error 100 times in a row ends iteration
-//     with io.ErrNoProgress.
+//     A source that keeps returning no data and no error ends iteration with
+//     io.ErrNoProgress, as bufio's readers do.
 //   - Bytes, Views, Runs and Pieces borrow from the reader's buffer: the slice is valid
 //     only until the next call to Next (or the end of the loop body). Line, Lines and
 //     Batches copy.

@@ -37,16 +37,10 @@ func NewSection(src io.ReaderAt, start, end int64, opt Options) *Reader {
 	}
 	r := New(io.NewSectionReader(src, from, math.MaxInt64-from), opt)
 	e := &r.e
-	if err := e.cfg.splittable(); err != nil {
-		e.cfg.err = err
-		return r
-	}
-	if format != "" {
-		e.cfg.err = fmt.Errorf("%w: %s input", ErrNotSplittable, format)
-		return r
-	}
-	if start < 0 || end < start {
-		e.cfg.err = fmt.Errorf("linereader: section [%d, %d) is out of order", start, end)
+	// A section that cannot be read ends before its first record. The error is the
+	// section's, not the options': Reset starts a plain reading of the new source.
+	if err := sectionFault(e.cfg, format, start, end); err != nil {
+		e.fail(err)
 		return r
 	}
 	e.base, e.origin = from, from
@@ -54,6 +48,21 @@ func NewSection(src io.ReaderAt, start, end int64, opt Options) *Reader {
 	e.seek = start > 0
 	e.setFast()
 	return r
+}
+
+// sectionFault says why a section cannot be read: options that are not splittable, a
+// compressed input, a range out of order.
+func sectionFault(cfg config, format decompress.Format, start, end int64) error {
+	if err := cfg.splittable(); err != nil {
+		return err
+	}
+	if format != "" {
+		return fmt.Errorf("%w: %s input", ErrNotSplittable, format)
+	}
+	if start < 0 || end < start {
+		return fmt.Errorf("linereader: section [%d, %d) is out of order", start, end)
+	}
+	return nil
 }
 
 // formatAt detects the compression format of src from its first bytes.

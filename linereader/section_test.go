@@ -227,15 +227,17 @@ func TestSectionRecordLongerThanSection(t *testing.T) {
 	}
 }
 
-// countingReaderAt counts the bytes read from it.
+// countingReaderAt counts the bytes read from it, and the reads.
 type countingReaderAt struct {
-	src  io.ReaderAt
-	read int64
+	src   io.ReaderAt
+	read  int64
+	calls int
 }
 
 func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	n, err := c.src.ReadAt(p, off)
 	c.read += int64(n)
+	c.calls++
 	return n, err
 }
 
@@ -619,4 +621,25 @@ func TestCountFileTruncatedMidCountIsAnError(t *testing.T) {
 	} else {
 		assert.Contains(t, []int64{50_000, 143}, n, "the whole file before the truncation, or what is left after it")
 	}
+}
+
+// Regression: Reset on a reader made by NewSection with options that cannot be split
+// kept the construction error, so the new source was never read. The error is the
+// section's: Reset reads the new source as New would.
+func TestSectionResetForgetsTheSectionError(t *testing.T) {
+	for _, opt := range []Options{{Paragraph: true}, {Sep: []byte("aa")}} {
+		r := NewSection(strings.NewReader("x\n"), 0, 2, opt)
+		require.False(t, r.Next())
+		require.ErrorIs(t, r.Err(), ErrNotSplittable, "%+v", opt)
+		r.Reset(strings.NewReader("one\n"))
+		require.True(t, r.Next(), "%+v: nothing read after Reset (Err %v)", opt, r.Err())
+		require.Equal(t, "one\n", r.Text())
+		require.NoError(t, r.Err())
+	}
+	r := NewSection(strings.NewReader("x\n"), 5, 2, Options{})
+	require.False(t, r.Next())
+	require.ErrorContains(t, r.Err(), "out of order")
+	r.Reset(strings.NewReader("y\n"))
+	require.True(t, r.Next())
+	require.Equal(t, "y\n", r.Text())
 }

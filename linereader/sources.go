@@ -55,7 +55,7 @@ func (e *engine) nextInput() bool {
 	}
 	consumed := e.end() - e.origin
 	e.buf.Reset()
-	e.data = e.buf.Bytes()
+	e.sync()
 	e.start, e.scan, e.base, e.origin = 0, 0, 0, -consumed // Stats.Bytes counts every input
 	e.lo, e.hi = 0, -1
 	e.rerr = nil

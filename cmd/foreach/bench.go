@@ -18,7 +18,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -35,9 +34,9 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/exp/stats"
 
-	"github.com/foreachio/foreach/internal/naive"
+	"github.com/foreachio/foreach/benchmarks"
+	"github.com/foreachio/foreach/internal/corpus"
 	"github.com/foreachio/foreach/linereader"
-	"github.com/foreachio/foreach/testdata/gen/corpus"
 )
 
 const benchUsageHead = `Usage: foreach bench [flags] [FILE...]
@@ -238,7 +237,8 @@ The contenders:
   engine Lines            this project: each record copied into a slice of its own
   engine Views            this project: each record lent from the reader's buffer
   engine Batches          this project: records copied in blocks, one allocation per block
-  bufio.Scanner           the standard library's line scanner, each line lent (no copy)
+  bufio.Scanner           the standard library's line scanner, each line lent (no copy),
+                          without its "\n" (bufio.ScanLines)
   bufio.Scanner+copy      the same, each line then copied: what most programs that keep
                           lines do, and the yardstick of the ratios
   bufio.ReadBytes         bufio.Reader.ReadBytes('\n'): a new slice per line
@@ -247,144 +247,31 @@ The contenders:
                           project was written to replace
 `
 
-// result is what one run of a contender saw.
-type result struct {
-	records int64
-	bytes   int64
-	ends    uint64 // sum of the first and last byte of every non-empty record
-	grows   int    // buffer growths; -1: not known
-	longest int    // longest record, engine only (0 otherwise)
-}
-
-// touch is the loop body of every contender: it reads the record's length and
-// its first and last bytes, so borrowed records are really looked at and a
-// record shifted or cut by a byte shows in the check.
-func touch(res *result, rec []byte) {
-	res.records++
-	res.bytes += int64(len(rec))
-	if len(rec) > 0 {
-		res.ends += uint64(rec[0]) + uint64(rec[len(rec)-1])
-	}
-}
-
-// contender reads all of f and reports what it saw.
+// contender is one of the suite's contenders (package benchmarks) under the name this
+// table gives it: the demo and the published figures time the same loops.
 type contender struct {
 	name string
-	run  func(f *os.File, size int64, buffer int) (result, error)
+	benchmarks.Contender
 }
 
 var contenders = []contender{
-	{"engine Lines", engine(func(r *linereader.Reader, res *result) {
-		for rec := range r.Lines() {
-			touch(res, rec)
-		}
-	})},
-	{"engine Views", engine(func(r *linereader.Reader, res *result) {
-		for rec := range r.Views() {
-			touch(res, rec)
-		}
-	})},
-	{"engine Batches", engine(func(r *linereader.Reader, res *result) {
-		for batch := range r.Batches() {
-			for _, rec := range batch {
-				touch(res, rec)
-			}
-		}
-	})},
-	{"bufio.Scanner", benchScanner},
-	{baseline, benchScannerCopy},
-	{"bufio.ReadBytes", benchReadBytes},
-	{"naive 1.5x line buffer", benchNaive},
+	{"engine Lines", benchmarks.Contenders["Lines"]},
+	{"engine Views", benchmarks.Contenders["Views"]},
+	{"engine Batches", benchmarks.Contenders["Batches"]},
+	{"bufio.Scanner", benchmarks.Contenders["ScannerBytes"]},
+	{baseline, benchmarks.Contenders["ScannerCopy"]},
+	{"bufio.ReadBytes", benchmarks.Contenders["ReadBytes"]},
+	{"naive 1.5x line buffer", benchmarks.Contenders["Naive"]},
 }
 
 // baseline is the contender the others are compared with.
 const baseline = "bufio.Scanner+copy"
 
-// engine is a contender that reads the file with the engine, through loop.
-func engine(loop func(r *linereader.Reader, res *result)) func(*os.File, int64, int) (result, error) {
-	return func(f *os.File, _ int64, buffer int) (result, error) {
-		var res result
-		r := linereader.New(f, benchOptions(buffer))
-		loop(r, &res)
-		st := r.Stats()
-		res.grows, res.longest = st.Buffer.Grows, st.MaxRecord
-		return res, r.Err()
-	}
-}
-
-// scanLinesKeep is bufio.ScanLines keeping the "\n" (and any "\r" before it),
-// so that the Scanner yields the same records as the other contenders.
-func scanLinesKeep(data []byte, atEOF bool) (advance int, token []byte, err error) {
-	if atEOF && len(data) == 0 {
-		return 0, nil, nil
-	}
-	if i := bytes.IndexByte(data, '\n'); i >= 0 {
-		return i + 1, data[:i+1], nil
-	}
-	if atEOF {
-		return len(data), data, nil
-	}
-	return 0, nil, nil
-}
-
-func newScanner(f *os.File, size int64, buffer int) *bufio.Scanner {
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, buffer), int(size)+1) // room for the longest line
-	sc.Split(scanLinesKeep)
-	return sc
-}
-
-func benchScanner(f *os.File, size int64, buffer int) (result, error) {
-	res := result{grows: -1}
-	sc := newScanner(f, size, buffer)
-	for sc.Scan() {
-		touch(&res, sc.Bytes())
-	}
-	return res, sc.Err()
-}
-
-func benchScannerCopy(f *os.File, size int64, buffer int) (result, error) {
-	res := result{grows: -1}
-	sc := newScanner(f, size, buffer)
-	for sc.Scan() {
-		touch(&res, bytes.Clone(sc.Bytes()))
-	}
-	return res, sc.Err()
-}
-
-func benchReadBytes(f *os.File, _ int64, buffer int) (result, error) {
-	res := result{grows: -1}
-	br := bufio.NewReaderSize(f, buffer)
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			touch(&res, line)
-		}
-		if err == io.EOF {
-			return res, nil
-		}
-		if err != nil {
-			return res, err
-		}
-	}
-}
-
-// benchNaive is the pattern this project replaces (internal/naive): a fresh buffer
-// for every line, grown by 1.5x (copying what it holds) whenever the next 128-byte step
-// does not fit.
-func benchNaive(f *os.File, _ int64, buffer int) (result, error) {
-	var res result
-	br := bufio.NewReaderSize(f, max(buffer, naive.Step))
-	grows, err := naive.Lines(br, func(line []byte) { touch(&res, line) })
-	res.grows = grows
-	return res, err
-}
-
 // sample is one timed run.
 type sample struct {
 	mbps    float64
 	mallocs uint64
-	res     result
+	res     benchmarks.Result
 }
 
 // benchFile runs every contender cfg.runs times on the file name and prints its table.
@@ -396,7 +283,7 @@ func benchFile(w io.Writer, name, display string, cfg *benchConfig) (fileCompari
 	}
 	ref := samples[0][0].res
 	fmt.Fprintf(w, "%s: %s, %s, longest %s\n", display,
-		humanize.IBytes(uint64(size)), plural(ref.records, "record"), humanize.IBytes(uint64(ref.longest)))
+		humanize.IBytes(uint64(size)), plural(ref.Records, "record"), humanize.IBytes(uint64(ref.Longest)))
 	baseIdx := slices.IndexFunc(contenders, func(c contender) bool { return c.name == baseline })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "contender\tMB/s\tmin–max\tallocs/record\tgrowths/run\tvs Scanner+copy\tverdict\t\n")
@@ -408,12 +295,12 @@ func benchFile(w io.Writer, name, display string, cfg *benchConfig) (fileCompari
 			lo, hi = min(lo, s.mbps), max(hi, s.mbps)
 		}
 		allocs := "-"
-		if ref.records > 0 {
-			allocs = fmt.Sprintf("%.2f", median(ss, func(s sample) float64 { return float64(s.mallocs) })/float64(ref.records))
+		if ref.Records > 0 {
+			allocs = fmt.Sprintf("%.2f", median(ss, func(s sample) float64 { return float64(s.mallocs) })/float64(ref.Records))
 		}
 		growths := "-"
-		if ss[0].res.grows >= 0 {
-			growths = fmt.Sprintf("%.0f", median(ss, func(s sample) float64 { return float64(s.res.grows) }))
+		if c.Reports {
+			growths = fmt.Sprintf("%.0f", median(ss, func(s sample) float64 { return float64(s.res.Grows) }))
 		}
 		ratio, verdict := "1.00×", "(the yardstick)"
 		if i != baseIdx {
@@ -454,16 +341,33 @@ func runRounds(name string, cfg *benchConfig) (samples [][]sample, size int64, e
 			}
 			samples[i] = append(samples[i], s)
 		}
-		ref := samples[0][round].res
-		for i, c := range contenders {
-			got := samples[i][round].res
-			if got.records != ref.records || got.bytes != ref.bytes || got.ends != ref.ends {
-				return nil, 0, fmt.Errorf("%s saw %d records, %d bytes, first and last bytes summing to %d; %s saw %d, %d, %d",
-					c.name, got.records, got.bytes, got.ends, contenders[0].name, ref.records, ref.bytes, ref.ends)
-			}
+		if err := sameRecords(samples, round); err != nil {
+			return nil, 0, err
 		}
 	}
 	return samples, size, nil
+}
+
+// sameRecords checks that every contender saw the same records in the given round:
+// the same number, and the same bytes as the first contender that, like it, keeps or
+// drops the separators.
+func sameRecords(samples [][]sample, round int) error {
+	for i, c := range contenders {
+		ref := contenders[0]
+		for _, r := range contenders {
+			if r.Chomps == c.Chomps {
+				ref = r
+				break
+			}
+		}
+		k := slices.IndexFunc(contenders, func(x contender) bool { return x.name == ref.name })
+		got, want := samples[i][round].res, samples[k][round].res
+		if got.Records != want.Records || got.Bytes != want.Bytes || got.Ends != want.Ends {
+			return fmt.Errorf("%s saw %d records, %d bytes, first and last bytes summing to %d; %s saw %d, %d, %d",
+				c.name, got.Records, got.Bytes, got.Ends, ref.name, want.Records, want.Bytes, want.Ends)
+		}
+	}
+	return nil
 }
 
 // comparison is one contender against another, round by round: the median of the
@@ -516,14 +420,14 @@ func timeOne(c contender, name string, size int64, buffer int) (sample, error) {
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
 	t0 := time.Now()
-	res, err := c.run(f, size, buffer)
+	res, err := c.Run(f, buffer)
 	d := time.Since(t0)
 	runtime.ReadMemStats(&m1)
 	if err != nil {
 		return sample{}, err
 	}
 	return sample{
-		mbps:    float64(res.bytes) / 1e6 / max(d.Seconds(), 1e-9),
+		mbps:    float64(size) / 1e6 / max(d.Seconds(), 1e-9),
 		mallocs: m1.Mallocs - m0.Mallocs,
 		res:     res,
 	}, nil

@@ -1,6 +1,11 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/foreachio/foreach/benchmarks"
+)
 
 func samplesOf(mbps ...float64) []sample {
 	s := make([]sample, len(mbps))
@@ -36,20 +41,28 @@ func TestRatioVerdict(t *testing.T) {
 	}
 }
 
-// touch sums the first and last byte of every record, so that two contenders whose
-// records have the same count and total length but are cut one byte apart disagree.
-func TestTouchSeesRecordsShifted(t *testing.T) {
-	var a, b result
-	for _, rec := range []string{"ab\n", "cd\n"} {
-		touch(&a, []byte(rec))
+// sameRecords compares each contender with the first that keeps or drops separators as
+// it does: a contender whose records are cut one byte apart (same count, same length, other
+// ends) is an error naming it, and the chomping contenders are not held to the bytes of
+// the others.
+func TestSameRecordsSeesRecordsShifted(t *testing.T) {
+	keep := benchmarks.Result{Records: 2, Bytes: 6, Ends: 'a' + '\n' + 'c' + '\n'}
+	chomped := benchmarks.Result{Records: 2, Bytes: 4, Ends: 'a' + 'b' + 'c' + 'd'}
+	samples := make([][]sample, len(contenders))
+	for i, c := range contenders {
+		res := keep
+		if c.Chomps {
+			res = chomped
+		}
+		samples[i] = []sample{{res: res}}
 	}
-	for _, rec := range []string{"ab", "\ncd\n"} {
-		touch(&b, []byte(rec))
+	if err := sameRecords(samples, 0); err != nil {
+		t.Fatalf("agreeing contenders: %v", err)
 	}
-	if a.records != b.records || a.bytes != b.bytes {
-		t.Fatalf("the two cuts should agree on counts: %+v %+v", a, b)
-	}
-	if a.ends == b.ends {
-		t.Errorf("records cut one byte apart give the same ends sum %d", a.ends)
+	last := len(contenders) - 1
+	samples[last][0].res.Ends = 'a' + 'b' + '\n' + '\n' // "ab", "\ncd\n": cut one byte apart
+	err := sameRecords(samples, 0)
+	if err == nil || !strings.Contains(err.Error(), contenders[last].name) {
+		t.Errorf("a shifted cut: err = %v, want one naming %q", err, contenders[last].name)
 	}
 }

@@ -29,8 +29,10 @@ type config struct {
 
 	follow  bool   // -f (follow.go)
 	fromEnd bool   // --from-end, with -f
-	last    int    // --last N
 	state   string // --state FILE, with -f (state.go)
+
+	last    int  // --last N (last.go): the last N records of each file; -1 without the flag
+	reverse bool // --reverse (reverse.go): the records of each file last first
 }
 
 // progressMode says whether to draw the progress bar.
@@ -156,8 +158,10 @@ func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
 	fs.Lookup("jobs").DefValue = "number of CPUs"
 	fs.BoolVarP(&cfg.follow, "follow", "f", false, "after the end, keep reading FILE as it grows, across log rotation and truncation, as tail -F")
 	fs.BoolVar(&cfg.fromEnd, "from-end", false, "with --follow: start at the current end of FILE")
-	fs.IntVar(&cfg.last, "last", 0, "only the last N records of each file, as tail -n N; with --follow, then what is appended, as tail -n N -F")
 	fs.StringVar(&cfg.state, "state", "", "with --follow: keep a checkpoint of each file in FILE, and go on from it when started again")
+	cfg.last = -1
+	fs.Var(lastValue{&cfg.last}, "last", "only the last N records of each FILE, as tail -n N (with --follow: then what is appended, as tail -n N -F)")
+	fs.BoolVar(&cfg.reverse, "reverse", false, "the records of each FILE last first, as tac")
 	fs.BoolVarP(&raw.help, "help", "h", false, "print this help")
 	fs.BoolVar(&raw.version, "version", false, "print the version and the revision it was built from")
 	return fs
@@ -253,6 +257,9 @@ func parseArgs(args []string) (*config, error) {
 		return nil, err
 	}
 	if err := noEffect(fs, cfg); err != nil {
+		return nil, err
+	}
+	if err := fromEndFlags(fs, cfg); err != nil {
 		return nil, err
 	}
 	return cfg, followFlags(fs, cfg)

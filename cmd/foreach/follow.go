@@ -101,8 +101,8 @@ func (fl *following) open(ctx context.Context, name string, cp *follow.Checkpoin
 	c := fl.c
 	var r *follow.Reader
 	fo := follow.Options{Last: c.cfg.last, Resume: cp}
-	if c.cfg.fromEnd {
-		fo.Start = -1
+	if c.cfg.fromEnd || c.cfg.last == 0 {
+		fo.Start = -1 // --last 0: nothing of what is there, as tail -n 0 -F
 	}
 	fo.Idle = func() { fl.idle(name, r) }
 	told := false
@@ -203,8 +203,6 @@ func followFlags(fs *pflag.FlagSet, cfg *config) error {
 		return usagef("--whole cannot be used with --follow without --limit (its one record would never end)")
 	case fs.Changed("progress") && cfg.progress == progressOn:
 		return usagef("--progress cannot be used with --follow (a followed file has no end to show)")
-	case cfg.last < 0:
-		return usagef("invalid --last argument %d: negative", cfg.last)
 	}
 	for _, name := range cfg.files {
 		if name == "-" {

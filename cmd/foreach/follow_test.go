@@ -37,7 +37,6 @@ func TestFollowUsageErrors(t *testing.T) {
 		{[]string{"-f"}, "--follow needs a FILE"},
 		{[]string{"-f", log, "-"}, "--follow takes a FILE, not standard input"},
 		{[]string{"--state", log, log}, "--state has no effect without --follow"},
-		{[]string{"-f", "--last", "-1", log}, "invalid --last argument -1: negative"},
 		{[]string{"--from-end", log}, "--from-end has no effect without --follow"},
 		{[]string{"-f", "--whole", log}, "--whole cannot be used with --follow without --limit (its one record would never end)"},
 		{[]string{"-f", "--progress", log}, "--progress cannot be used with --follow (a followed file has no end to show)"},

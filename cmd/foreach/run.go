@@ -135,6 +135,8 @@ func (c *command) file(name string) {
 	switch {
 	case c.cfg.count:
 		c.count(in)
+	case c.cfg.last >= 0 || c.cfg.reverse:
+		c.fromEnd(in) // last.go
 	case c.intoItself(in):
 		c.fail(name, errInputIsOutput)
 	case c.verbatim():

@@ -20,7 +20,7 @@ import (
 
 	"github.com/foreachio/foreach/benchmarks"
 	"github.com/foreachio/foreach/internal/decompress"
-	"github.com/foreachio/foreach/testdata/gen/corpus"
+	"github.com/foreachio/foreach/internal/corpus"
 )
 
 // The benchmarks decode real text (the Go distribution's .go files

@@ -72,6 +72,43 @@ func (z *zstdFrames) start() unit {
 	return unit{collect, 4}
 }
 
+// descriptor reads a frame header descriptor: the header bytes that follow it (dictionary
+// ID, window descriptor, content size) are collected next.
+func (z *zstdFrames) descriptor(d byte) unit {
+	if d&0x08 != 0 { // the reserved bit
+		return unit{kind: lost}
+	}
+	z.checksum = d&0x04 != 0
+	single := d&0x20 != 0
+	n := [4]int64{0, 1, 2, 4}[d&3] // dictionary ID
+	if !single {
+		n++ // window descriptor
+	}
+	switch fcs := d >> 6; {
+	case fcs == 0 && single:
+		n++
+	case fcs > 0:
+		n += 1 << fcs // 2, 4 or 8 bytes of content size
+	}
+	z.state = zstdHeader
+	return unit{collect, n}
+}
+
+// blockHeader reads a block header: the block's bytes are skipped next.
+func (z *zstdFrames) blockHeader(h []byte) unit {
+	v := uint32(h[0]) | uint32(h[1])<<8 | uint32(h[2])<<16
+	z.last = v&1 != 0
+	size := int64(v >> 3)
+	switch v >> 1 & 3 {
+	case 1: // RLE: one byte stands for size
+		size = 1
+	case 3: // reserved
+		return unit{kind: lost}
+	}
+	z.state = zstdBlockData
+	return unit{skip, size}
+}
+
 func (z *zstdFrames) parsed(h []byte, _ int64) (unit, error) {
 	switch z.state {
 	case zstdMagic:
@@ -89,39 +126,12 @@ func (z *zstdFrames) parsed(h []byte, _ int64) (unit, error) {
 	case zstdSkipData, zstdChecksum:
 		return unit{kind: boundary}, nil
 	case zstdDescriptor:
-		d := h[0]
-		if d&0x08 != 0 { // the reserved bit
-			break
-		}
-		z.checksum = d&0x04 != 0
-		single := d&0x20 != 0
-		n := [4]int64{0, 1, 2, 4}[d&3] // dictionary ID
-		if !single {
-			n++ // window descriptor
-		}
-		switch fcs := d >> 6; {
-		case fcs == 0 && single:
-			n++
-		case fcs > 0:
-			n += 1 << fcs // 2, 4 or 8 bytes of content size
-		}
-		z.state = zstdHeader
-		return unit{collect, n}, nil
+		return z.descriptor(h[0]), nil
 	case zstdHeader:
 		z.state = zstdBlockHeader
 		return unit{collect, 3}, nil
 	case zstdBlockHeader:
-		v := uint32(h[0]) | uint32(h[1])<<8 | uint32(h[2])<<16
-		z.last = v&1 != 0
-		size := int64(v >> 3)
-		switch v >> 1 & 3 {
-		case 1: // RLE: one byte stands for size
-			size = 1
-		case 3: // reserved
-			return unit{kind: lost}, nil
-		}
-		z.state = zstdBlockData
-		return unit{skip, size}, nil
+		return z.blockHeader(h), nil
 	case zstdBlockData:
 		switch {
 		case !z.last:

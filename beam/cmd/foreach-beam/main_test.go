@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/foreachio/foreach/linereader"
-	"github.com/foreachio/foreach/testdata/gen/corpus"
+	"github.com/foreachio/foreach/internal/corpus"
 )
 
 // The job runs in this process on Prism, as the command does by default.

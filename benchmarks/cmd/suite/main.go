@@ -162,7 +162,7 @@ func report(w io.Writer, results []measured, files map[string]*benchmarks.File, 
 	if h.commit != "" {
 		fmt.Fprintf(w, "- Code: commit %s (built from `git archive` of that commit)\n", h.commit)
 	}
-	fmt.Fprintf(w, "- Data: %s per corpus (tall, wide, verywide, mixed from testdata/gen, seed 1; real: the Go distribution's .go files concatenated), from the page cache\n", humanize.IBytes(uint64(h.size)))
+	fmt.Fprintf(w, "- Data: %s per corpus (tall, wide, verywide, mixed from internal/corpus, seed 1; real: the Go distribution's .go files concatenated), from the page cache\n", humanize.IBytes(uint64(h.size)))
 	fmt.Fprintf(w, "- Runs: %d alternating pairs per row after one warm-up pair, %s in all\n", h.pairs, h.elapsed.Round(time.Second))
 	if benchmarks.Collect {
 		fmt.Fprintf(w, "- With -collect: the collector ran before every timed run (the earlier suite's method, not a user's program's)\n")

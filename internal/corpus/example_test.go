@@ -6,7 +6,7 @@ import (
 	"log"
 	"os"
 
-	"github.com/foreachio/foreach/testdata/gen/corpus"
+	"github.com/foreachio/foreach/internal/corpus"
 )
 
 func Example() {

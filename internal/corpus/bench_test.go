@@ -4,7 +4,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/foreachio/foreach/testdata/gen/corpus"
+	"github.com/foreachio/foreach/internal/corpus"
 )
 
 // BenchmarkGenerate measures the generator alone (io.Discard), 8 MiB per

@@ -20,7 +20,7 @@
 //
 // The command in the parent directory is a front end to this package:
 //
-//	go run ./testdata/gen --shape mixed --size 64MiB -o mixed.txt
+//	go run ./benchmarks/cmd/gen --shape mixed --size 64MiB -o mixed.txt
 //
 // # Shapes
 //

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/foreachio/foreach/testdata/gen/corpus"
+	"github.com/foreachio/foreach/internal/corpus"
 )
 
 // pinned holds the SHA-256 of every shape at its defaults for seeds 0 and 42,

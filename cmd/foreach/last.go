@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/foreachio/foreach/internal/decompress"
+	"github.com/foreachio/foreach/linereader"
+)
+
+// --last N and --reverse: the records of each file from its end (reverse.go holds
+// --reverse's own part). A regular file is read from its end with linereader.NewTail
+// and NewBackward, so the cost of --last does not grow with the file; other input is
+// read forward, --last keeping only the last N records as it goes, --reverse a copy in
+// a temporary file. Several files are each read on their own and, as tail does, each
+// file's records come after a "==> NAME <==" header (not with -H, whose prefix names
+// the file already; not with --reverse alone, as tac prints none).
+
+// lastValue is --last's value: a number of records, at least 0. The config holds -1
+// when the flag is not given.
+type lastValue struct{ n *int }
+
+func (v lastValue) String() string {
+	if v.n == nil || *v.n < 0 {
+		return ""
+	}
+	return strconv.Itoa(*v.n)
+}
+
+func (v lastValue) Type() string { return "N" }
+
+func (v lastValue) Set(s string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	switch {
+	case err != nil:
+		return errors.New("not a whole number")
+	case n < 0:
+		return errors.New("must be at least 0")
+	}
+	*v.n = n
+	return nil
+}
+
+// fromEndFlags checks the flags that --last and --reverse combine with. --last with
+// --follow is --follow's (follow.go).
+func fromEndFlags(fs *pflag.FlagSet, cfg *config) error {
+	switch {
+	case cfg.last >= 0 && cfg.count && !cfg.follow:
+		return usagef("--last cannot be used with --count")
+	case !cfg.reverse:
+		return nil
+	case cfg.count:
+		return usagef("--reverse cannot be used with --count")
+	case cfg.follow:
+		return usagef("--reverse cannot be used with --follow (a followed file has no last record)")
+	}
+	if cfg.opt.Splittable() == nil {
+		return nil
+	}
+	flag := "--sep " + quoteValue(fs.Lookup("sep").Value.String())
+	switch {
+	case cfg.opt.Paragraph:
+		flag = "--paragraph"
+	case cfg.opt.Whole:
+		flag = "--whole"
+	case cfg.opt.Limit > 0:
+		flag = "--limit"
+	}
+	return usagef("--reverse cannot be used with %s (reading backwards needs records that end at a separator that cannot overlap itself)", flag)
+}
+
+// fromEnd prints the records of one open input for --last or --reverse.
+func (c *command) fromEnd(in *input) {
+	c.header(in.name)
+	opt := c.cfg.opt
+	src, size, plain := c.regular(in)
+	switch {
+	case c.cfg.reverse:
+		c.reverse(in, src, size, plain)
+	case plain && opt.Splittable() == nil:
+		opt.Decompress = false
+		c.printRecords(in.name, linereader.NewTail(src, size, c.cfg.last, opt))
+	default:
+		c.lastOfStream(in)
+	}
+}
+
+// regular returns the input as an io.ReaderAt of size bytes, from where it stands (a
+// standard input that is a regular file may have been read in part) when it is a
+// regular file, and whether that is its records' bytes as they are: not compressed
+// input with -z, which is read forward to be decompressed.
+func (c *command) regular(in *input) (io.ReaderAt, int64, bool) {
+	if in.size < 0 || in.file == nil {
+		return nil, 0, false
+	}
+	var pos int64
+	if !in.opened {
+		p, err := in.file.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return nil, 0, false
+		}
+		pos = min(p, in.size)
+	}
+	src := io.NewSectionReader(in.file, pos, in.size-pos)
+	if c.cfg.opt.Decompress {
+		var head [16]byte
+		n, _ := src.ReadAt(head[:], 0)
+		if decompress.Detect(head[:n]) != "" {
+			return nil, 0, false
+		}
+	}
+	return src, in.size - pos, true
+}
+
+// header writes tail's "==> NAME <==" before a file's records when several files are
+// printed with --last, after a blank line from the second on. The line before it ends
+// there: the next file's first record does not continue it.
+func (c *command) header(name string) {
+	if c.cfg.last < 0 || len(c.cfg.files) < 2 || c.cfg.withName {
+		return
+	}
+	if name == "-" {
+		name = "standard input" // as tail names it
+	}
+	if c.files > 1 { // the inputs opened so far, this one included: each got a header
+		c.w.Write([]byte{'\n'})
+	}
+	c.w.Write([]byte("==> " + name + " <==\n"))
+	c.midLine = false
+}
+
+// lastOfStream prints the last N records of an input read forward: a pipe, or
+// input that cannot be read backwards (compressed, or options that are not
+// splittable). It keeps the last N records as they are read, separators included, in
+// a ring whose slots are reused; then their bytes, which are the input from the first
+// of them on, are cut into records again with the command's options, so that they are
+// printed as a forward read prints them. A read error is reported after the records
+// read before it are printed.
+func (c *command) lastOfStream(in *input) {
+	opt := c.cfg.opt
+	opt.Chomp = false
+	r := linereader.New(in.src, opt)
+	defer r.Close()
+	ring := newRing(c.cfg.last)
+	for rec := range r.Views() {
+		ring.add(rec)
+	}
+	opt = c.cfg.opt
+	opt.Decompress = false
+	c.printRecords(in.name, linereader.New(ring.reader(), opt))
+	if err := r.Err(); err != nil && !c.stopped && !c.warnTrailing(in.name, err) {
+		c.fail(in.name, err)
+	}
+}
+
+// ring keeps the last n records added. Invariants: len(slots) <= n; once len(slots) ==
+// n, slots[next] is the oldest record and the next to be replaced, its array reused.
+type ring struct {
+	n     int
+	slots [][]byte
+	next  int
+}
+
+func newRing(n int) *ring { return &ring{n: n} }
+
+// add copies rec in, in place of the oldest record once there are n.
+func (g *ring) add(rec []byte) {
+	switch {
+	case g.n == 0:
+	case len(g.slots) < g.n:
+		g.slots = append(g.slots, append([]byte(nil), rec...))
+	default:
+		g.slots[g.next] = append(g.slots[g.next][:0], rec...)
+		g.next = (g.next + 1) % g.n
+	}
+}
+
+// reader returns the records kept, oldest first, back to back.
+func (g *ring) reader() io.Reader {
+	rs := make([]io.Reader, 0, len(g.slots))
+	for i := range g.slots {
+		rs = append(rs, bytes.NewReader(g.slots[(g.next+i)%len(g.slots)]))
+	}
+	return io.MultiReader(rs...)
+}
