@@ -100,7 +100,7 @@ func (fl *following) file(ctx context.Context, name string, cp *follow.Checkpoin
 func (fl *following) open(ctx context.Context, name string, cp *follow.Checkpoint) (*follow.Reader, error) {
 	c := fl.c
 	var r *follow.Reader
-	fo := follow.Options{Last: c.cfg.last, Resume: cp}
+	fo := follow.Options{Last: max(0, c.cfg.last), Resume: cp}
 	if c.cfg.fromEnd || c.cfg.last == 0 {
 		fo.Start = -1 // --last 0: nothing of what is there, as tail -n 0 -F
 	}
