@@ -154,6 +154,11 @@ func (ch *chain) refresh(cur *file) {
 			first = i + 1
 		}
 	}
+	for _, n := range files[first:] {
+		if fi, err := n.f.Stat(); err == nil {
+			n.mod = fi.ModTime()
+		}
+	}
 	slices.SortStableFunc(files[first:], (*file).compare)
 	kept := files[:0]
 	for i, n := range files {

@@ -33,6 +33,7 @@ type file struct {
 	// a checkpoint's identity and to tell a copy of the file from a file of its own.
 	head []byte
 	born time.Time // orders the chain: see born
+	mod  time.Time // its modification time at the last sort of the chain: orders files born together
 }
 
 // errNotRegular is the reason given for a name that is not a regular file.
@@ -104,12 +105,16 @@ func (fl *file) close() {
 	fl.f.Close()
 }
 
-// compare orders files by birth (see born), and files born at the same time by inode
-// number: Linux stamps file times from a clock that ticks every few milliseconds, so a
-// fast rotation makes several files in one tick, and file systems hand out inode
-// numbers in increasing order while none is freed.
+// compare orders files by birth (see born). Linux stamps file times from a clock that
+// ticks every few milliseconds, so a fast rotation makes several files in one tick;
+// those are ordered by their last modification (a file of the chain is no longer
+// written once the next one is), and then by inode number, which file systems hand out
+// in increasing order while none is freed.
 func (fl *file) compare(other *file) int {
 	if c := fl.born.Compare(other.born); c != 0 {
+		return c
+	}
+	if c := fl.mod.Compare(other.mod); c != 0 {
 		return c
 	}
 	a, _ := fileID(fl.id)
