@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/foreachio/foreach/internal/decompress"
 )
@@ -204,16 +205,19 @@ func (ch *chain) missed(cur *file) (found []*file, moved bool) {
 	return found, moved
 }
 
-// knownFile is what chain.known keeps of a file: its first bytes and its size then.
+// knownFile is what chain.known keeps of a file: its first bytes, and its size and
+// modification time then.
 type knownFile struct {
 	head []byte
 	size int64
+	mod  time.Time
 }
 
 // isKnown reports whether fi is a known file: one with its identity and, given head,
 // the same first bytes (another is a file given a freed inode); without head, the same
-// size too, which a file read to its end or there from the start keeps (when it
-// differs, the caller opens the file and asks again with its head).
+// size and modification time, which a file read to its end keeps, and a file given its
+// freed inode does not (when they differ, the caller opens the file and asks again with
+// its head).
 func (ch *chain) isKnown(fi os.FileInfo, head []byte) bool {
 	id, ok := fileID(fi)
 	if !ok {
@@ -224,7 +228,7 @@ func (ch *chain) isKnown(fi os.FileInfo, head []byte) bool {
 	case !ok:
 		return false
 	case head == nil:
-		return k.size == fi.Size()
+		return k.size == fi.Size() && k.mod.Equal(fi.ModTime())
 	}
 	return len(k.head) == 0 || sameHead(k.head, head)
 }
@@ -232,11 +236,11 @@ func (ch *chain) isKnown(fi os.FileInfo, head []byte) bool {
 // know notes fl as a file not to read.
 func (ch *chain) know(fl *file) {
 	if id, ok := fileID(fl.id); ok {
-		size := int64(-1)
+		k := knownFile{head: fl.head, size: -1}
 		if fi, err := fl.f.Stat(); err == nil {
-			size = fi.Size()
+			k.size, k.mod = fi.Size(), fi.ModTime()
 		}
-		ch.known[id] = knownFile{fl.head, size}
+		ch.known[id] = k
 	}
 }
 
