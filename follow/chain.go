@@ -146,6 +146,12 @@ func (ch *chain) refresh(cur *file) {
 			break
 		}
 	}
+	ch.sort()
+}
+
+// sort sorts the queue oldest first and drops the queued files that are still empty but
+// the newest (see refresh).
+func (ch *chain) sort() {
 	files := ch.next
 	// A resumed chain's compressed files come first, in the order the resume found
 	// them; the files after them sort by birth.
@@ -203,6 +209,25 @@ func (ch *chain) missed(cur *file) (found []*file, moved bool) {
 		found = append(found, fl)
 	}
 	return found, moved
+}
+
+// consider queues the file at path beside the name, if it is one that missed would find:
+// a rotated file that arrived there, seen on its notification.
+func (ch *chain) consider(cur *file, path string) {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || ch.queued(cur, fi) || ch.isKnown(fi, nil) {
+		return
+	}
+	fl, err := openFile(path)
+	if err != nil {
+		return
+	}
+	if ch.queued(cur, fl.id) || ch.isKnown(fl.id, fl.head) || decompress.Detect(fl.head) != decompress.None || ch.copyOf(cur, fl, nil) {
+		fl.close()
+		return
+	}
+	ch.next = append(ch.next, fl)
+	ch.sort()
 }
 
 // knownFile is what chain.known keeps of a file: its first bytes, and its size and

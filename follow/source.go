@@ -234,6 +234,16 @@ func (s *source) look() bool {
 
 func (s *source) detached() bool { return s.isDetached.Load() }
 
+// arrived queues the file at path if it is one of the chain not known yet (see
+// chain.consider).
+func (s *source) arrived(path string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.stopped && s.rd.cur != nil {
+		s.ch.consider(s.rd.cur, path)
+	}
+}
+
 // setDetached notes whether the name names cur (called with mu held).
 func (s *source) setDetached() { s.isDetached.Store(s.ch.detached(s.rd.cur)) }
 

@@ -2,6 +2,7 @@ package follow
 
 import (
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -27,6 +28,8 @@ type target interface {
 	// detached reports whether the file being read is no longer at the name, so that
 	// it may be written under a name not watched.
 	detached() bool
+	// arrived notes the file that a rename or creation put at path beside the name.
+	arrived(path string)
 }
 
 // newWatcher starts the watcher of name for t: a notifier when notify is set and the
@@ -149,6 +152,14 @@ func (n *notifier) event(ev fsnotify.Event) {
 	case ours:
 		n.t.look() // created, removed, renamed, or its links or mode changed
 		n.t.signal()
+	case ev.Op&fsnotify.Create != 0 && strings.HasPrefix(filepath.Base(ev.Name), n.base):
+		// A rotated file arriving beside the name (renamed there, or shifted from one
+		// number to the next): noted now, so that a fast rotation that deletes old files
+		// loses none of them, then as below.
+		n.t.arrived(ev.Name)
+		if n.t.detached() {
+			n.t.signal()
+		}
 	case n.t.detached():
 		// The file being read was rotated away and may be written under its new name.
 		n.t.signal()
