@@ -247,7 +247,7 @@ func (e *engine) take(i int) {
 // but the last), so that memory stays bounded whatever its length.
 func (e *engine) advance(pieces bool) bool {
 	if b, ok := e.src.(*backward); ok {
-		return b.advance(e) // NewBackward: records last first (backward.go)
+		return b.next(e) // NewBackward: records last first (backward.go)
 	}
 	if e.err != nil {
 		return e.fail(e.err) // no current record after an attempt past the end
