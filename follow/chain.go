@@ -27,6 +27,9 @@ type chain struct {
 	next  []*file
 	seen  os.FileInfo
 	known map[devIno]knownFile
+	// rewound holds the first bytes of what the files read held before they were
+	// truncated in place: what a copytruncate copy begins with.
+	rewound [][]byte
 }
 
 // newChain returns the chain of name, knowing every file beside it as it is now.
@@ -197,8 +200,8 @@ func (ch *chain) missed(cur *file) (found []*file, moved bool) {
 		if !os.SameFile(fl.id, sib.fi) {
 			moved = true // renamed since the listing: the next listing finds it
 		}
-		if ch.queued(cur, fl.id) || ch.isKnown(fl.id, fl.head) {
-			fl.close()
+		if len(fl.head) == 0 || ch.queued(cur, fl.id) || ch.isKnown(fl.id, fl.head) {
+			fl.close() // empty: see consider
 			continue
 		}
 		if decompress.Detect(fl.head) != decompress.None || ch.copyOf(cur, fl, found) {
@@ -222,7 +225,10 @@ func (ch *chain) consider(cur *file, path string) {
 	if err != nil {
 		return
 	}
-	if ch.queued(cur, fl.id) || ch.isKnown(fl.id, fl.head) || decompress.Detect(fl.head) != decompress.None || ch.copyOf(cur, fl, nil) {
+	// An empty file cannot be told from a copy being made (copytruncate's, which
+	// creates the file and then writes it): it is looked at again on its next event or
+	// listing.
+	if len(fl.head) == 0 || ch.queued(cur, fl.id) || ch.isKnown(fl.id, fl.head) || decompress.Detect(fl.head) != decompress.None || ch.copyOf(cur, fl, nil) {
 		fl.close()
 		return
 	}
@@ -269,7 +275,8 @@ func (ch *chain) know(fl *file) {
 	}
 }
 
-// copyOf reports whether fl begins as a file read, queued or found does.
+// copyOf reports whether fl begins as a file read, queued or found does, or as a file
+// read did before it was truncated in place.
 func (ch *chain) copyOf(cur, fl *file, found []*file) bool {
 	if cur != nil && sameHead(cur.head, fl.head) {
 		return true
@@ -278,6 +285,9 @@ func (ch *chain) copyOf(cur, fl *file, found []*file) bool {
 		if sameHead(k.head, fl.head) {
 			return true
 		}
+	}
+	if slices.ContainsFunc(ch.rewound, func(h []byte) bool { return sameHead(h, fl.head) }) {
+		return true
 	}
 	same := func(n *file) bool { return sameHead(n.head, fl.head) }
 	return slices.ContainsFunc(ch.next, same) || slices.ContainsFunc(found, same)

@@ -165,6 +165,10 @@ func (s *source) NextInput() bool {
 		if _, err := rd.cur.f.Seek(0, io.SeekStart); err != nil && s.err == nil {
 			s.err = err
 		}
+		// What it held before is now only in its copy, if one was made: known so.
+		s.ch.rewound = append(s.ch.rewound, rd.cur.head)
+		rd.cur.head = nil
+		rd.cur.readHead()
 	case rd.rotated:
 		rd.rotated = false
 		s.ch.done(rd.cur)
