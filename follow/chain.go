@@ -27,6 +27,9 @@ type chain struct {
 	next  []*file
 	seen  os.FileInfo
 	known map[devIno]knownFile
+	// skipped holds the names beside the name that a listing passed over (queued,
+	// known), with their inode numbers then (see siblings).
+	skipped map[string]uint64
 	// rewound holds the first bytes of what the files read held before they were
 	// truncated in place: what a copytruncate copy begins with.
 	rewound [][]byte
@@ -35,7 +38,7 @@ type chain struct {
 // newChain returns the chain of name, knowing every file beside it as it is now.
 func newChain(name string) chain {
 	ch := chain{name: name, known: map[devIno]knownFile{}}
-	for _, sib := range siblings(name) {
+	for _, sib := range siblings(name, nil) {
 		if fl, err := openFile(sib.path); err == nil {
 			ch.know(fl)
 			fl.close()
@@ -52,12 +55,39 @@ type sibling struct {
 }
 
 // siblings lists the regular files beside name whose names begin with name's own and
-// go on (app.log.1, app.log-20261201, app.log.2.gz), not name itself.
-func siblings(name string) []sibling {
+// go on (app.log.1, app.log-20261201, app.log.2.gz), not name itself. Where the
+// listing gives inode numbers (Linux), a name that had the same inode in the last
+// listing and was passed over then (skip) is passed over again without a stat: a fast
+// rotation keeps thousands of files beside the name, and each listing would stat them
+// all. The caller notes in skip the names it passes over.
+func siblings(name string, skip map[string]uint64) []sibling {
 	dir, base := filepath.Split(name)
 	if dir == "" {
 		dir = "."
 	}
+	inos, err := readNames(dir)
+	if err != nil {
+		return siblingsByStat(dir, base)
+	}
+	var out []sibling
+	for n, ino := range inos {
+		if len(n) <= len(base) || !strings.HasPrefix(n, base) {
+			continue
+		}
+		if skip != nil && skip[n] == ino && ino != 0 {
+			continue
+		}
+		fi, err := os.Lstat(filepath.Join(dir, n))
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		out = append(out, sibling{filepath.Join(dir, n), fi})
+	}
+	return out
+}
+
+// siblingsByStat is siblings where the listing gives no inode numbers.
+func siblingsByStat(dir, base string) []sibling {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
@@ -188,8 +218,12 @@ func (ch *chain) sort() {
 // that a file was renamed while the directory was listed, so that another listing may
 // find one that this one missed.
 func (ch *chain) missed(cur *file) (found []*file, moved bool) {
-	for _, sib := range siblings(ch.name) {
+	if ch.skipped == nil {
+		ch.skipped = map[string]uint64{}
+	}
+	for _, sib := range siblings(ch.name, ch.skipped) {
 		if ch.queued(cur, sib.fi) || ch.isKnown(sib.fi, nil) {
+			ch.skip(sib)
 			continue
 		}
 		fl, err := openFile(sib.path)
@@ -234,6 +268,13 @@ func (ch *chain) consider(cur *file, path string) {
 	}
 	ch.next = append(ch.next, fl)
 	ch.sort()
+}
+
+// skip notes that the listing passed over sib.
+func (ch *chain) skip(sib sibling) {
+	if id, ok := fileID(sib.fi); ok {
+		ch.skipped[filepath.Base(sib.path)] = id.ino
+	}
 }
 
 // knownFile is what chain.known keeps of a file: its first bytes, and its size and

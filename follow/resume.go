@@ -15,7 +15,7 @@ func resume(cp *Checkpoint, at *file, ch *chain) (*file, int64) {
 	if cp.isFile(at) {
 		return at, cp.Offset
 	}
-	sibs := siblings(cp.Name)
+	sibs := siblings(cp.Name, nil)
 	found := cp.find(sibs, at)
 	if found == nil {
 		return at, 0
