@@ -93,10 +93,13 @@ number.
 
 -H ends every record it prints with the output separator (--ors, or else the
 record separator), as grep -H does, even the unterminated last line of a file.
+With -n too, each record is FILE:N:record with N counted in each file, as
+grep -Hn '' FILE... prints it.
 
 -c prints "COUNT FILE" per file (a space between them, as wc -l without its
 padding), then "COUNT total" when there are several files; reading standard
-input alone (no FILE) prints just the count. An unterminated last line counts.
+input alone (no FILE) prints just the count. It counts records, where wc -l
+counts newlines: a file whose last line has no newline counts one more.
 
 Memory: every mode passes a record longer than the buffer through in pieces,
 so memory stays bounded whatever the input. Only --max-record holds a record
@@ -139,7 +142,7 @@ func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
 	fs.BoolVarP(&cfg.opt.Chomp, "chomp", "C", false, `drop each record's separator (and write --ors, by default \n)`)
 	fs.Var(typed{&raw.ors, "STR"}, "ors", `written after each record (default: nothing; with --chomp, \n)`)
 	fs.BoolVarP(&cfg.number, "number", "n", false, "prefix each line with its number, as cat -n")
-	fs.BoolVarP(&cfg.withName, "with-filename", "H", false, "prefix each record with FILE:, as grep -H")
+	fs.BoolVarP(&cfg.withName, "with-filename", "H", false, "prefix each record with FILE:, as grep -H (with -n, FILE:N:, as grep -Hn)")
 	fs.BoolVarP(&cfg.count, "count", "c", false, "print the number of records per file (COUNT FILE) and a total")
 	fs.BoolVarP(&cfg.opt.Decompress, "decompress", "z", false, "read gzip, zstd, bzip2, xz and lz4 input decompressed (detected by content); other input as it is")
 	fs.BoolVar(&cfg.stats, "stats", false, "after the run, print a summary on standard error")

@@ -69,7 +69,7 @@ func (fl *following) file(ctx context.Context, name string, cp *follow.Checkpoin
 	}
 	defer r.Close()
 	fl.mu.Lock()
-	c.files++
+	c.tot.files++
 	p := c.newPrinter(name, r.Reader)
 	fl.mu.Unlock()
 	for rec := range r.Views() {
