@@ -41,15 +41,8 @@ func (c *command) print(in *input) {
 	c.printRecords(in.name, r)
 }
 
-// printRecords writes the records of r, the input name, with their prefixes and
-// terminators. Records come whole in runs (Runs) when each ends at its separator and
-// nothing is cut from it; one at a time otherwise (Pieces), or whole (Views) with
-// --max-record, which refuses a record before any of it is written, in memory bounded
-// by the limit, and with -f, which must not print a record still being written. Runs
-// and Pieces pass a record longer than the buffer on a piece at a time, in bounded
-// memory: the prefixes go before its first piece, and --ors or the terminator after
-// its last.
-func (c *command) printRecords(name string, r *linereader.Reader) {
+// newPrinter returns the printer of the records of r, the input name.
+func (c *command) newPrinter(name string, r *linereader.Reader) *printer {
 	p := &printer{c: c, r: r, ors: c.cfg.ors, first: true, endAll: c.cfg.withName || c.cfg.follow}
 	if c.cfg.withName {
 		p.label = []byte(displayName(name) + ":")
@@ -66,6 +59,23 @@ func (c *command) printRecords(name string, r *linereader.Reader) {
 		if c.cfg.opt.Paragraph || c.cfg.opt.Whole {
 			p.term = []byte{'\n'}
 		}
+	}
+	return p
+}
+
+// printRecords writes the records of r, the input name, with their prefixes and
+// terminators. Records come whole in runs (Runs) when each ends at its separator and
+// nothing is cut from it; one at a time otherwise (Pieces), or whole (Views) with
+// --max-record, which refuses a record before any of it is written, in memory bounded
+// by the limit, and with -f, which must not print a record still being written. Runs
+// and Pieces pass a record longer than the buffer on a piece at a time, in bounded
+// memory: the prefixes go before its first piece, and --ors or the terminator after
+// its last.
+func (c *command) printRecords(name string, r *linereader.Reader) {
+	p := c.newPrinter(name, r)
+	sep := c.cfg.opt.Sep
+	if len(sep) == 0 {
+		sep = []byte{'\n'}
 	}
 	records := r.Pieces()
 	switch {

@@ -69,11 +69,14 @@ func (c *command) run() int {
 		names = []string{"-"}
 	}
 	c.startProgress(names)
+	if c.cfg.follow {
+		c.followAll(names)
+	}
 	for _, name := range names {
-		c.file(name)
-		if c.stopped {
-			break
+		if c.cfg.follow || c.stopped {
+			break // -f: followAll read every file
 		}
+		c.file(name)
 	}
 	if c.cfg.count && len(names) > 1 {
 		c.printf("%d total\n", c.tot.counted)
@@ -100,10 +103,6 @@ type input struct {
 
 // file processes one named input ("-" is standard input), reporting its errors.
 func (c *command) file(name string) {
-	if c.cfg.follow {
-		c.follow(name)
-		return
-	}
 	in, err := c.open(name)
 	if err != nil {
 		c.fail(name, err)
