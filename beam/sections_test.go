@@ -14,8 +14,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 
 	foreachio "github.com/foreachio/foreach/beam"
-	"github.com/foreachio/foreach/linereader"
 	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/linereader"
 )
 
 // These tests drive the splittable DoFn's methods as a runner does, without one, so that

@@ -33,7 +33,7 @@ import (
 func NewBackward(src io.ReaderAt, size int64, opt Options) *Reader {
 	cfg := newConfig(opt)
 	format, opt := refuseCompressed(src, size, opt)
-	b := &backward{src: src, size: max(size, 0)}
+	b := &backward{src: src, size: max(size, 0), plain: !opt.Chomp && opt.MaxRecord <= 0}
 	r := New(b, opt)
 	e := &r.e
 	e.buf.Release(0) // the forward buffer is not used
@@ -88,27 +88,65 @@ type backward struct {
 	k    int
 	from int
 
-	rerr error // a read that failed: data holds what could be read after it, and nothing before it will be
+	rerr  error // a read that failed: data holds what could be read after it, and nothing before it will be
+	plain bool  // no Chomp and no MaxRecord: a record is its bytes as they are (next applies)
 }
 
 func (b *backward) Read([]byte) (int, error) { return 0, errBackwardRead }
+
+// next is advance's short path, small enough to be inlined into the engine's advance:
+// the next record's start is a boundary already found, and nothing is checked per
+// record (no Chomp, no MaxRecord).
+func (b *backward) next(e *engine) bool {
+	if k := b.k - 1; k >= 0 && b.plain && e.err == nil && (k+1 == len(b.ends) || b.ends[k+1] >= e.lo) {
+		s, end := b.ends[k], e.lo
+		b.k = k
+		e.big = nil
+		e.lo, e.hi, e.start = s, end, end
+		e.lineNo++
+		e.longest = max(e.longest, end-s)
+		e.origin = e.base + int64(end) - (b.size - (e.base + int64(s))) // see emit
+		return true
+	}
+	return b.advance(e)
+}
 
 // advance moves to the record before the last one yielded: it ends at e.lo, and starts
 // at the last boundary before that, searched for chunk by chunk and read block by
 // block backwards until one is found or the input's start is reached.
 func (b *backward) advance(e *engine) bool {
 	if e.err != nil {
-		return e.fail(e.err)
-	}
-	if e.cfg.err != nil {
-		return e.fail(e.cfg.err)
+		return e.fail(e.err) // NewBackward's refusals are e.err too
 	}
 	e.big = nil
-	// After Batches took a record back (restore), e.lo is that record's end, and the
-	// boundary it started at is in ends again.
+	if b.k < len(b.ends) && b.ends[b.k] < e.lo {
+		b.retake(e)
+	}
+	if b.k == 0 {
+		if !b.find(e) {
+			return false
+		}
+		if b.k == 0 {
+			return b.emit(e, 0, e.lo) // no boundary before e.lo: the input's first record
+		}
+	}
+	b.k--
+	return b.emit(e, b.ends[b.k], e.lo)
+}
+
+// retake follows Batches taking a record back (restore): e.lo moved up to that
+// record's end, and the boundaries it and the records after it started at are in ends
+// again.
+func (b *backward) retake(e *engine) {
 	for b.k < len(b.ends) && b.ends[b.k] < e.lo {
 		b.k++
 	}
+}
+
+// find looks for the boundaries before e.lo, searching chunk by chunk and reading
+// block by block backwards, until it finds one (k > 0) or reaches the input's start. It
+// returns false when iteration ends: at the start with nothing left, or on an error.
+func (b *backward) find(e *engine) bool {
 	for b.k == 0 && (b.from > 0 || e.base > 0) {
 		if b.from > 0 {
 			b.search(e)
@@ -116,19 +154,29 @@ func (b *backward) advance(e *engine) bool {
 			return false
 		}
 	}
-	if b.k == 0 {
-		// No boundary before e.lo: the record starts at the input's start.
-		if e.lo == 0 {
-			return e.fail(io.EOF)
-		}
-		return b.emit(e, 0, e.lo)
+	if b.k == 0 && e.lo == 0 {
+		return e.fail(io.EOF)
 	}
-	b.k--
-	return b.emit(e, b.ends[b.k], e.lo)
+	return true
 }
 
 // emit makes data[s:end] the current record.
 func (b *backward) emit(e *engine, s, end int) bool {
+	if e.cfg.opt.Chomp || e.cfg.opt.MaxRecord > 0 {
+		return b.emitChecked(e, s, end)
+	}
+	e.lo, e.hi, e.start = s, end, end
+	e.lineNo++
+	if end-s > e.longest {
+		e.longest = end - s
+	}
+	// Stats.Bytes is end() - origin: the bytes from this record's start to the end.
+	e.origin = e.base + int64(end) - (b.size - (e.base + int64(s)))
+	return true
+}
+
+// emitChecked is emit with MaxRecord and Chomp.
+func (b *backward) emitChecked(e *engine, s, end int) bool {
 	if m := e.cfg.opt.MaxRecord; m > 0 && end-s > m {
 		return e.fail(&TooLongError{Offset: e.base + int64(s), LineNo: e.lineNo + 1, Max: m})
 	}
@@ -136,11 +184,10 @@ func (b *backward) emit(e *engine, s, end int) bool {
 	if e.cfg.opt.Chomp {
 		hi = s + len(e.chomp(e.data[s:end]))
 	}
-	e.lo, e.hi, e.start, e.scan = s, hi, end, end
+	e.lo, e.hi, e.start = s, hi, end
 	e.lineNo++
 	e.longest = max(e.longest, hi-s)
-	// Stats.Bytes is end() - origin: the bytes from this record's start to the end.
-	e.origin = e.end() - (b.size - (e.base + int64(s)))
+	e.origin = e.base + int64(end) - (b.size - (e.base + int64(s)))
 	return true
 }
 
@@ -150,15 +197,7 @@ func (b *backward) emit(e *engine, s, end int) bool {
 func (b *backward) search(e *engine) {
 	lo := max(0, b.from-searchChunk)
 	hi := min(b.from+len(e.cfg.sep)-1, e.lo-1)
-	b.ends = b.ends[:0]
-	for p := lo; ; {
-		i := e.cfg.find(e.data[p:hi])
-		if i < 0 {
-			break
-		}
-		p += i
-		b.ends = append(b.ends, p)
-	}
+	b.ends = e.cfg.findAll(e.data[lo:hi], lo, b.ends[:0])
 	b.k, b.from = len(b.ends), lo
 }
 

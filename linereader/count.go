@@ -55,7 +55,7 @@ func Count(name string, opt Options, workers int) (int64, error) {
 	if !countsSeparators(cfg) {
 		return countRecords(New(f, opt))
 	}
-	return countInput(f, cfg, parallelCount.readSize)
+	return countInput(f, cfg, max(cfg.readSize, parallelCount.readSize))
 }
 
 // CountAt returns the number of records in the first size bytes of ra: Count over a file
@@ -100,7 +100,14 @@ func CountAt(ra io.ReaderAt, size int64, opt Options, workers int) (int64, error
 	}
 	pol := parallelCount
 	if size < pol.minFile || workers == 1 || opt.Decompress {
-		return countInput(src, cfg, pol.readSize)
+		readSize := max(cfg.readSize, pol.readSize)
+		if !opt.Decompress {
+			// A buffer no larger than the input: a small file must not cost the
+			// allocation (and zeroing) of a megabyte, which over a tree of small
+			// files was most of the time of counting them.
+			readSize = int(min(int64(readSize), max(size, 1)))
+		}
+		return countInput(src, cfg, readSize)
 	}
 	return countParallel(ra, size, cfg, workers, pol)
 }
@@ -166,11 +173,25 @@ func countRecords(r *Reader) (int64, error) {
 	return n, nil
 }
 
-// countStream counts separators in one sequential read, keeping the last len(sep)-1 bytes
-// of each read so that a separator straddling two reads is counted once.
+// countBuffers keeps countStream's buffers (*[]byte) from one call to the next: counting
+// the files of a source tree one after the other would otherwise allocate and zero a
+// buffer per file, and bring on a collection every few megabytes.
+var countBuffers sync.Pool
+
+// countStream counts separators in one sequential read of readSize bytes at a time,
+// keeping the last len(sep)-1 bytes of each read so that a separator straddling two
+// reads is counted once.
 func countStream(src io.Reader, cfg config, readSize int) (int64, error) {
 	sep := cfg.sep
-	buf := make([]byte, max(cfg.readSize, readSize)+len(sep))
+	bp, _ := countBuffers.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	defer countBuffers.Put(bp)
+	if cap(*bp) < readSize+len(sep) {
+		*bp = make([]byte, readSize+len(sep))
+	}
+	buf := (*bp)[:readSize+len(sep)]
 	var occ int64
 	keep, total := 0, int64(0)
 	endsWithSep := false

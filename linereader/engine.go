@@ -25,9 +25,9 @@ import (
 //   - run takes all the complete records buffered at once, for Runs; cutBatch (batch.go)
 //     does the same for Batches, cutting them apart in the batch's own block.
 //
-// Separators are searched by config's methods (find, findLast, count: options.go), by
-// shortEnd and cutBatch for the one-byte separator of the short path, and by the
-// backward searches built on findLast (boundary.go): nowhere else. Records are copied
+// Separators are searched by config's methods (find, findAll, findLast, count:
+// options.go), by shortEnd and cutBatch for the one-byte separator of the short path,
+// and by the backward searches built on findLast (boundary.go): nowhere else. Records are copied
 // out by clone (reader.go), by the batch paths (batch.go) and by gatherEnd (buffer.go),
 // which assembles a record that outgrew the largest buffer.
 type engine struct {
@@ -247,7 +247,7 @@ func (e *engine) take(i int) {
 // but the last), so that memory stays bounded whatever its length.
 func (e *engine) advance(pieces bool) bool {
 	if b, ok := e.src.(*backward); ok {
-		return b.advance(e) // NewBackward: records last first (backward.go)
+		return b.next(e) // NewBackward: records last first (backward.go)
 	}
 	if e.err != nil {
 		return e.fail(e.err) // no current record after an attempt past the end

@@ -258,6 +258,31 @@ func (c *config) findLast(p []byte) int {
 	return -1
 }
 
+// findAll appends to ends base plus the index just past every separator in p, in order,
+// and returns ends. Only for a separator that cannot overlap itself, where every
+// occurrence is a match. One call for a whole chunk: NewBackward finds the boundaries of
+// a chunk forward, then yields its records from the last.
+func (c *config) findAll(p []byte, base int, ends []int) []int {
+	if len(c.sep) == 1 {
+		for i := 0; ; {
+			j := bytes.IndexByte(p[i:], c.sepByte)
+			if j < 0 {
+				return ends
+			}
+			i += j + 1
+			ends = append(ends, base+i)
+		}
+	}
+	for i := 0; ; {
+		j := bytes.Index(p[i:], c.sep)
+		if j < 0 {
+			return ends
+		}
+		i += j + len(c.sep)
+		ends = append(ends, base+i)
+	}
+}
+
 // count returns the number of separators in p. Only for a separator that cannot overlap
 // itself, so that bytes.Count counts exactly the records they end.
 func (c *config) count(p []byte) int { return bytes.Count(p, c.sep) }

@@ -31,28 +31,32 @@ func (c *command) reverse(in *input, src io.ReaderAt, size int64, plain bool) {
 	opt := c.cfg.opt
 	opt.Decompress = false
 	if c.cfg.last >= 0 {
-		// The last N records are the ones from where NewTail begins.
-		t := linereader.NewTail(src, size, c.cfg.last, opt)
-		start := size
-		if t.Next() {
-			start = t.Offset()
-		} else if err := t.Err(); err != nil {
+		start, err := tailStart(src, size, c.cfg.last, opt)
+		if err != nil {
 			c.fail(in.name, err)
 			return
 		}
 		src, size = io.NewSectionReader(src, start, size-start), size-start
+	}
+	if c.verbatim() {
+		c.copyRecords(in.name, linereader.NewBackward(src, size, opt))
+		return
 	}
 	if unterminated(src, size, opt.Sep) {
 		// The last record, without its separator, is printed first, and the record
 		// before it runs on after it on the same line, as tac prints them: printed on
 		// its own, it leaves that line open, and with -n the next record gets no number
 		// of its own, as in `tac | cat -n`.
-		t := linereader.NewTail(src, size, 1, opt)
-		c.printRecords(in.name, t)
-		if c.stopped || t.Err() != nil {
+		start, err := tailStart(src, size, 1, opt)
+		if err != nil {
+			c.fail(in.name, err)
 			return
 		}
-		src, size = io.NewSectionReader(src, 0, t.Offset()), t.Offset()
+		c.printRecords(in.name, linereader.NewTail(src, size, 1, opt))
+		if c.stopped {
+			return
+		}
+		src, size = io.NewSectionReader(src, 0, start), start
 	}
 	c.printRecords(in.name, linereader.NewBackward(src, size, opt))
 }
@@ -104,4 +108,33 @@ func (c *command) spool(in *input) (f *os.File, size int64, cleanup func(), err 
 	}
 	size, err = io.Copy(f, src)
 	return f, size, cleanup, err
+}
+
+// tailStart returns where the last n records of src[0:size) begin: where NewTail's
+// first record starts (its first piece, so that a long record is not read whole),
+// size when there is none.
+func tailStart(src io.ReaderAt, size int64, n int, opt linereader.Options) (int64, error) {
+	t := linereader.NewTail(src, size, n, opt)
+	for range t.Pieces() {
+		return t.Offset(), nil
+	}
+	return size, t.Err()
+}
+
+// copyRecords writes the records of r as they are, back to back, appended to the
+// output buffer in one loop: the records of a backward read, which come one at a time,
+// when no flag adds to them or takes from them (verbatim).
+func (c *command) copyRecords(name string, r *linereader.Reader) {
+	w := c.w
+	for rec := range r.Views() {
+		if len(rec) <= cap(w.buf)-len(w.buf) {
+			w.buf = append(w.buf, rec...)
+			continue
+		}
+		if w.Write(rec); w.err != nil {
+			c.writeFailed(w.err)
+			break
+		}
+	}
+	c.done(name, r)
 }

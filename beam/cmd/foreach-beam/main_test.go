@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/foreachio/foreach/linereader"
 	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/linereader"
 )
 
 // The job runs in this process on Prism, as the command does by default.

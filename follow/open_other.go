@@ -1,6 +1,6 @@
 //go:build !windows
 
-package linereader
+package follow
 
 import "os"
 

@@ -1,8 +1,9 @@
-package linereader_test
+package follow_test
 
 import (
 	"context"
 	"fmt"
+	"github.com/foreachio/foreach/follow"
 	"log"
 	"os"
 	"path/filepath"
@@ -14,7 +15,7 @@ import (
 // whole, the old file is read to its end (what the logger writes to it after the rename
 // too) before the new one, offsets count within each file and line numbers across them.
 // EndOffset is the checkpoint to resume from.
-func ExampleFollow() {
+func ExampleOpen() {
 	dir, err := os.MkdirTemp("", "follow-example")
 	if err != nil {
 		log.Fatal(err)
@@ -25,7 +26,7 @@ func ExampleFollow() {
 		log.Fatal(err)
 	}
 
-	r, err := linereader.Follow(context.Background(), name, linereader.Options{Chomp: true}, linereader.FollowOptions{})
+	r, err := follow.Open(context.Background(), name, linereader.Options{Chomp: true}, follow.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package linereader
+package follow
 
 // Benchmarks of Follow (scripts/follow.sh runs them and writes
 // benchmarks/results/follow.md): the records per second a follower sustains behind a
@@ -8,6 +8,7 @@ package linereader
 
 import (
 	"fmt"
+	"github.com/foreachio/foreach/linereader"
 	"os"
 	"path/filepath"
 	"slices"
@@ -61,7 +62,7 @@ func benchThroughput(b *testing.B, mode string, chunk int) {
 			f.Close()
 			continue
 		}
-		r, err := follow(b.Context(), name, Options{}, FollowOptions{}, mode == "notify")
+		r, err := follow(b.Context(), name, linereader.Options{}, Options{}, mode == "notify")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -150,7 +151,7 @@ func latencies(b *testing.B, notify bool, samples int, spread time.Duration) []t
 		b.Fatal(err)
 	}
 	defer f.Close()
-	r, err := follow(b.Context(), name, Options{}, FollowOptions{}, notify)
+	r, err := follow(b.Context(), name, linereader.Options{}, Options{}, notify)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -219,7 +220,7 @@ func quietCPU(b *testing.B, mode string, settle, quiet time.Duration) int64 {
 	if err := os.WriteFile(name, []byte("a\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	r, err := follow(b.Context(), name, Options{}, FollowOptions{}, mode == "notify")
+	r, err := follow(b.Context(), name, linereader.Options{}, Options{}, mode == "notify")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package linereader
+package follow
 
 import (
 	"io/fs"

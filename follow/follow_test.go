@@ -1,4 +1,4 @@
-package linereader
+package follow
 
 // Follow: records of a growing file, across rotation by rename, deletion and
 // re-creation, truncation and a name missing for a while, with notifications and on the
@@ -10,12 +10,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/foreachio/foreach/linereader"
 	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -37,9 +39,9 @@ func modes(t *testing.T, f func(t *testing.T, notify bool)) {
 }
 
 // follow is Follow with notifications, or without them (PollOnly) for the polling path.
-func follow(ctx context.Context, name string, opt Options, fo FollowOptions, notify bool) (*Reader, error) {
+func follow(ctx context.Context, name string, opt linereader.Options, fo Options, notify bool) (*Reader, error) {
 	fo.PollOnly = !notify
-	return Follow(ctx, name, opt, fo)
+	return Open(ctx, name, opt, fo)
 }
 
 // PollOnly sets no watch: the follower has no notifications, and still reads what is
@@ -49,8 +51,8 @@ func TestFollowPollOnly(t *testing.T) {
 		name := filepath.Join(t.TempDir(), "log")
 		f := logFile(t, name)
 		write(t, f, "a\n")
-		tl := startTailer(t, t.Context(), name, Options{}, FollowOptions{Poll: testPoll}, notify).run()
-		if watching := tl.s.w != nil; !notify && watching {
+		tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Poll: testPoll}, notify).run()
+		if watching := tl.s.w.notifies(); !notify && watching {
 			t.Fatal("PollOnly: the follower set a watch")
 		} else if notify && !watching && runtime.GOOS == "linux" {
 			t.Fatal("without PollOnly: no watch on linux")
@@ -72,23 +74,32 @@ type fRec struct {
 // the test on recs; done is closed when the loop has ended, with its Err in err.
 type tailer struct {
 	r    *Reader
-	s    *follower
+	s    *source
 	recs chan fRec
 	done chan struct{}
 	err  error
 	body func(fRec) // if set, run in the loop body before the record is handed on
 }
 
-func startTailer(t *testing.T, ctx context.Context, name string, opt Options, fo FollowOptions, notify bool) *tailer {
+func startTailer(t *testing.T, ctx context.Context, name string, opt linereader.Options, fo Options, notify bool) *tailer {
 	t.Helper()
 	r, err := follow(ctx, name, opt, fo, notify)
 	if err != nil {
 		t.Fatalf("Follow: %v", err)
 	}
-	tl := &tailer{r: r, s: r.e.src.(*follower), recs: make(chan fRec, 1<<12), done: make(chan struct{})}
+	tl := &tailer{r: r, s: r.src, recs: make(chan fRec, 1<<12), done: make(chan struct{})}
 	t.Cleanup(func() {
 		r.Close()
-		<-tl.done
+		// A test that failed may leave records unreceived: the loop must not wait to
+		// hand them on.
+		for {
+			select {
+			case <-tl.recs:
+				continue
+			case <-tl.done:
+			}
+			return
+		}
 	})
 	return tl
 }
@@ -157,7 +168,7 @@ func (tl *tailer) ended(t *testing.T) error {
 }
 
 // waitFor polls cond, under the follower's lock, until it holds.
-func (tl *tailer) waitFor(t *testing.T, what string, cond func(s *follower) bool) {
+func (tl *tailer) waitFor(t *testing.T, what string, cond func(s *source) bool) {
 	t.Helper()
 	deadline := time.Now().Add(followDeadline)
 	for {
@@ -181,8 +192,8 @@ func (tl *tailer) waitRead(t *testing.T, name string, off int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tl.waitFor(t, fmt.Sprintf("read %s to %d", name, off), func(s *follower) bool {
-		return s.cur.f != nil && os.SameFile(s.cur.id, fi) && s.pos >= off
+	tl.waitFor(t, fmt.Sprintf("read %s to %d", name, off), func(s *source) bool {
+		return s.rd.cur != nil && os.SameFile(s.rd.cur.id, fi) && s.rd.pos >= off
 	})
 }
 
@@ -193,7 +204,7 @@ func (tl *tailer) waitQueued(t *testing.T, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tl.waitFor(t, "open the new "+name, func(s *follower) bool { return s.cur.f != nil && s.known(fi) })
+	tl.waitFor(t, "open the new "+name, func(s *source) bool { return s.rd.cur != nil && s.ch.queued(s.rd.cur, fi) })
 }
 
 // logFile is a writer's file, opened for appending as loggers do.
@@ -238,7 +249,7 @@ func TestFollowRotationScenario(t *testing.T) {
 		const files, perFile = 6, 20000
 		name := filepath.Join(t.TempDir(), "app.log")
 		f := logFile(t, name)
-		tl := startTailer(t, t.Context(), name, Options{}, FollowOptions{Poll: testPoll}, notify).run()
+		tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Poll: testPoll}, notify).run()
 		var reached atomic.Int64 // the file of the last record the follower yielded
 		writerDone := make(chan error, 1)
 		go func() { writerDone <- scenarioWriter(name, f, files, perFile, &reached) }()
@@ -346,7 +357,7 @@ func TestFollowRename(t *testing.T) {
 		name := filepath.Join(t.TempDir(), "log")
 		f := logFile(t, name)
 		write(t, f, "a\nb\n")
-		tl := startTailer(t, t.Context(), name, Options{}, FollowOptions{Poll: testPoll}, notify).run()
+		tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Poll: testPoll}, notify).run()
 		tl.expect(t, fRec{"a\n", 0, 1}, fRec{"b\n", 2, 2})
 		// As logrotate's create mode: the new file exists, empty, while the writer goes
 		// on with the old one.
@@ -368,7 +379,7 @@ func TestFollowDeleteAndRecreate(t *testing.T) {
 		name := filepath.Join(t.TempDir(), "log")
 		f := logFile(t, name)
 		write(t, f, "a\n")
-		tl := startTailer(t, t.Context(), name, Options{Chomp: true}, FollowOptions{Poll: testPoll}, notify).run()
+		tl := startTailer(t, t.Context(), name, linereader.Options{Chomp: true}, Options{Poll: testPoll}, notify).run()
 		tl.expect(t, fRec{"a", 0, 1})
 		if err := os.Remove(name); err != nil {
 			t.Fatal(err)
@@ -387,7 +398,7 @@ func TestFollowNameMissingForAWhile(t *testing.T) {
 		name := filepath.Join(t.TempDir(), "log")
 		f := logFile(t, name)
 		write(t, f, "a\n")
-		tl := startTailer(t, t.Context(), name, Options{}, FollowOptions{Poll: testPoll}, notify).run()
+		tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Poll: testPoll}, notify).run()
 		tl.expect(t, fRec{"a\n", 0, 1})
 		if err := os.Remove(name); err != nil {
 			t.Fatal(err)
@@ -395,7 +406,7 @@ func TestFollowNameMissingForAWhile(t *testing.T) {
 		write(t, f, "b\n")
 		tl.expect(t, fRec{"b\n", 2, 2})
 		// Several looks at the missing name.
-		tl.waitFor(t, "see the name missing", func(s *follower) bool { return s.seen == nil })
+		tl.waitFor(t, "see the name missing", func(s *source) bool { return s.ch.seen == nil })
 		time.Sleep(5 * testPoll)
 		write(t, f, "c\n")
 		tl.expect(t, fRec{"c\n", 4, 3})
@@ -416,7 +427,7 @@ func TestFollowCopyTruncate(t *testing.T) {
 		name := filepath.Join(t.TempDir(), "log")
 		f := logFile(t, name)
 		write(t, f, "first line\nsecond line\n")
-		tl := startTailer(t, t.Context(), name, Options{}, FollowOptions{Poll: testPoll}, notify).run()
+		tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Poll: testPoll}, notify).run()
 		tl.expect(t, fRec{"first line\n", 0, 1}, fRec{"second line\n", 11, 2})
 		old, err := os.ReadFile(name)
 		if err != nil {
@@ -442,7 +453,7 @@ func TestFollowHoldsPartialRecord(t *testing.T) {
 		name := filepath.Join(t.TempDir(), "log")
 		f := logFile(t, name)
 		write(t, f, "one\ntw")
-		tl := startTailer(t, t.Context(), name, Options{Sep: []byte("\r\n")}, FollowOptions{Poll: testPoll}, notify).run()
+		tl := startTailer(t, t.Context(), name, linereader.Options{Sep: []byte("\r\n")}, Options{Poll: testPoll}, notify).run()
 		tl.waitRead(t, name, 6)
 		write(t, f, "o\r")
 		tl.waitRead(t, name, 8)
@@ -469,7 +480,7 @@ func TestFollowRotatedBeforeReached(t *testing.T) {
 		a := logFile(t, name)
 		write(t, a, "a1\na2\n")
 		gate := make(chan struct{})
-		tl := startTailer(t, t.Context(), name, Options{}, FollowOptions{Poll: testPoll}, notify)
+		tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Poll: testPoll}, notify)
 		tl.body = func(r fRec) {
 			if r.rec == "a1\n" {
 				<-gate
@@ -496,8 +507,8 @@ func TestFollowStartAtCheckpoint(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "log")
 	f := logFile(t, name)
 	write(t, f, "a\r\nbb\r\nccc\r\n")
-	opt := Options{Chomp: true}
-	r, err := Follow(t.Context(), name, opt, FollowOptions{})
+	opt := linereader.Options{Chomp: true}
+	r, err := Open(t.Context(), name, opt, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -511,12 +522,12 @@ func TestFollowStartAtCheckpoint(t *testing.T) {
 	if cp != 7 {
 		t.Fatalf("EndOffset after the second record = %d, want 7", cp)
 	}
-	tl := startTailer(t, t.Context(), name, opt, FollowOptions{Start: cp, Poll: testPoll}, true).run()
+	tl := startTailer(t, t.Context(), name, opt, Options{Start: cp, Poll: testPoll}, true).run()
 	tl.expect(t, fRec{"ccc", 7, 1})
 	write(t, f, "d\r\n")
 	tl.expect(t, fRec{"d", 12, 2})
 
-	tl2 := startTailer(t, t.Context(), name, opt, FollowOptions{Start: 1000, Poll: testPoll}, true).run()
+	tl2 := startTailer(t, t.Context(), name, opt, Options{Start: 1000, Poll: testPoll}, true).run()
 	tl2.expect(t, fRec{"a", 0, 1}, fRec{"bb", 3, 2}, fRec{"ccc", 7, 3}, fRec{"d", 12, 4})
 }
 
@@ -527,7 +538,7 @@ func TestFollowStartAtEnd(t *testing.T) {
 		name := filepath.Join(t.TempDir(), "log")
 		f := logFile(t, name)
 		write(t, f, "old\nolder\npart")
-		tl := startTailer(t, t.Context(), name, Options{}, FollowOptions{Start: -1, Poll: testPoll}, notify).run()
+		tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Start: -1, Poll: testPoll}, notify).run()
 		write(t, f, "ial\nnew\n")
 		tl.expect(t, fRec{"partial\n", 10, 1}, fRec{"new\n", 18, 2})
 	})
@@ -535,7 +546,7 @@ func TestFollowStartAtEnd(t *testing.T) {
 		name := filepath.Join(t.TempDir(), "log")
 		f := logFile(t, name)
 		write(t, f, "old\n")
-		tl := startTailer(t, t.Context(), name, Options{}, FollowOptions{Start: -1, Poll: testPoll}, true).run()
+		tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Start: -1, Poll: testPoll}, true).run()
 		write(t, f, "new\n")
 		tl.expect(t, fRec{"new\n", 4, 1})
 	})
@@ -546,7 +557,7 @@ func TestFollowNext(t *testing.T) {
 	modes(t, func(t *testing.T, notify bool) {
 		name := filepath.Join(t.TempDir(), "log")
 		f := logFile(t, name)
-		r, err := follow(t.Context(), name, Options{Chomp: true}, FollowOptions{Poll: testPoll}, notify)
+		r, err := follow(t.Context(), name, linereader.Options{Chomp: true}, Options{Poll: testPoll}, notify)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -588,7 +599,7 @@ func TestFollowCancelWhileWaiting(t *testing.T) {
 		write(t, logFile(t, name), "a\nhalf")
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		r, err := follow(ctx, name, Options{}, FollowOptions{Poll: time.Hour}, notify)
+		r, err := follow(ctx, name, linereader.Options{}, Options{Poll: time.Hour}, notify)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -597,8 +608,8 @@ func TestFollowCancelWhileWaiting(t *testing.T) {
 		}
 		ended := make(chan bool)
 		go func() { ended <- r.Next() }()
-		r.e.src.(*follower).mu.Lock() // the wait is in Read, not in an open or a look
-		r.e.src.(*follower).mu.Unlock()
+		r.src.mu.Lock() // the wait is in Read, not in an open or a look
+		r.src.mu.Unlock()
 		cancel()
 		select {
 		case more := <-ended:
@@ -625,7 +636,7 @@ func TestFollowCloseFromAnotherGoroutine(t *testing.T) {
 		before := runtime.NumGoroutine()
 		name := filepath.Join(t.TempDir(), "log")
 		write(t, logFile(t, name), "a\n")
-		r, err := follow(context.Background(), name, Options{}, FollowOptions{Poll: time.Hour}, notify)
+		r, err := follow(context.Background(), name, linereader.Options{}, Options{Poll: time.Hour}, notify)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -668,7 +679,7 @@ func TestFollowContextDoneBefore(t *testing.T) {
 	write(t, logFile(t, name), "a\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r, err := Follow(ctx, name, Options{}, FollowOptions{})
+	r, err := Open(ctx, name, linereader.Options{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -687,7 +698,7 @@ func TestFollowNameBecomesDirectory(t *testing.T) {
 		name := filepath.Join(t.TempDir(), "log")
 		f := logFile(t, name)
 		write(t, f, "a\n")
-		tl := startTailer(t, t.Context(), name, Options{}, FollowOptions{Poll: testPoll}, notify).run()
+		tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Poll: testPoll}, notify).run()
 		tl.expect(t, fRec{"a\n", 0, 1})
 		if err := os.Remove(name); err != nil {
 			t.Fatal(err)
@@ -712,7 +723,7 @@ func TestFollowPermissionDenied(t *testing.T) {
 	}
 	name := filepath.Join(t.TempDir(), "log")
 	write(t, logFile(t, name), "a\n")
-	tl := startTailer(t, t.Context(), name, Options{}, FollowOptions{Poll: testPoll}, true).run()
+	tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Poll: testPoll}, true).run()
 	tl.expect(t, fRec{"a\n", 0, 1})
 	rename(t, name, name+".1")
 	if err := os.WriteFile(name, []byte("secret\n"), 0o000); err != nil {
@@ -729,31 +740,31 @@ func TestFollowRefuses(t *testing.T) {
 	name := filepath.Join(dir, "log")
 	write(t, logFile(t, name), "a\n")
 	for _, tc := range []struct {
-		opt  Options
-		fo   FollowOptions
+		opt  linereader.Options
+		fo   Options
 		want string
 	}{
-		{Options{Decompress: true}, FollowOptions{}, "Decompress cannot be followed"},
-		{Options{Whole: true}, FollowOptions{}, "Whole without Limit"},
-		{Options{}, FollowOptions{Start: -2}, "Start -2 is negative"},
-		{Options{}, FollowOptions{Poll: -time.Second}, "Poll -1s is negative"},
-		{Options{Limit: -1}, FollowOptions{}, "Limit -1 is negative"},
+		{linereader.Options{Decompress: true}, Options{}, "Decompress cannot be followed"},
+		{linereader.Options{Whole: true}, Options{}, "Whole without Limit"},
+		{linereader.Options{}, Options{Start: -2}, "Start -2 is negative"},
+		{linereader.Options{}, Options{Poll: -time.Second}, "Poll -1s is negative"},
+		{linereader.Options{Limit: -1}, Options{}, "Limit -1 is negative"},
 	} {
-		r, err := Follow(t.Context(), name, tc.opt, tc.fo)
-		if r != nil || !errors.Is(err, ErrInvalidOptions) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Follow(%+v, %+v) = %v, %v; want an error wrapping ErrInvalidOptions saying %q", tc.opt, tc.fo, r, err, tc.want)
+		r, err := Open(t.Context(), name, tc.opt, tc.fo)
+		if r != nil || !errors.Is(err, linereader.ErrInvalidOptions) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Open(%+v, %+v) = %v, %v; want an error wrapping linereader.ErrInvalidOptions saying %q", tc.opt, tc.fo, r, err, tc.want)
 		}
 	}
-	if _, err := Follow(t.Context(), dir, Options{}, FollowOptions{}); !errors.Is(err, syscall.EISDIR) {
+	if _, err := Open(t.Context(), dir, linereader.Options{}, Options{}); !errors.Is(err, syscall.EISDIR) {
 		t.Errorf("Follow of a directory: %v, want EISDIR", err)
 	}
-	if _, err := Follow(t.Context(), filepath.Join(dir, "missing"), Options{}, FollowOptions{}); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := Open(t.Context(), filepath.Join(dir, "missing"), linereader.Options{}, Options{}); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("Follow of a missing name: %v, want ErrNotExist", err)
 	}
 	// Whole with a Limit is fixed-size records.
 	f := logFile(t, filepath.Join(dir, "fixed"))
 	write(t, f, "abcdefg")
-	tl := startTailer(t, t.Context(), filepath.Join(dir, "fixed"), Options{Whole: true, Limit: 4}, FollowOptions{Poll: testPoll}, true).run()
+	tl := startTailer(t, t.Context(), filepath.Join(dir, "fixed"), linereader.Options{Whole: true, Limit: 4}, Options{Poll: testPoll}, true).run()
 	tl.expect(t, fRec{"abcd", 0, 0})
 	write(t, f, "h")
 	tl.expect(t, fRec{"efgh", 4, 0})
@@ -764,12 +775,12 @@ func TestFollowMaxRecord(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "log")
 	f := logFile(t, name)
 	write(t, f, "ok\n0123456789")
-	tl := startTailer(t, t.Context(), name, Options{MaxRecord: 12, BufferSize: 4}, FollowOptions{Poll: testPoll}, true).run()
+	tl := startTailer(t, t.Context(), name, linereader.Options{MaxRecord: 12, BufferSize: 4}, Options{Poll: testPoll}, true).run()
 	tl.expect(t, fRec{"ok\n", 0, 1})
 	write(t, f, "abc")
-	var tle *TooLongError
+	var tle *linereader.TooLongError
 	if err := tl.ended(t); !errors.As(err, &tle) || tle.Offset != 3 || tle.LineNo != 2 {
-		t.Fatalf("Err = %v, want a *TooLongError at offset 3, line 2", err)
+		t.Fatalf("Err = %v, want a *linereader.TooLongError at offset 3, line 2", err)
 	}
 }
 
@@ -778,7 +789,7 @@ func TestFollowParagraphs(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "log")
 	f := logFile(t, name)
 	write(t, f, "\n\np1\nmore\n\n\np2\n")
-	tl := startTailer(t, t.Context(), name, Options{Paragraph: true}, FollowOptions{Poll: testPoll}, true).run()
+	tl := startTailer(t, t.Context(), name, linereader.Options{Paragraph: true}, Options{Poll: testPoll}, true).run()
 	tl.expect(t, fRec{"p1\nmore\n\n", 2, 1})
 	write(t, f, "\n")
 	tl.expect(t, fRec{"p2\n\n", 12, 2})
@@ -792,7 +803,7 @@ func TestFollowIdle(t *testing.T) {
 	write(t, f, "a\nb\nc")
 	var yielded, atIdle atomic.Int64
 	idle := make(chan struct{}, 1)
-	r, err := Follow(t.Context(), name, Options{}, FollowOptions{Poll: testPoll, Idle: func() {
+	r, err := Open(t.Context(), name, linereader.Options{}, Options{Poll: testPoll, Idle: func() {
 		atIdle.Store(yielded.Load())
 		select {
 		case idle <- struct{}{}:
@@ -823,7 +834,7 @@ func TestFollowStats(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "log")
 	f := logFile(t, name)
 	write(t, f, "abc\n")
-	tl := startTailer(t, t.Context(), name, Options{}, FollowOptions{Start: 2, Poll: testPoll}, true).run()
+	tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Start: 2, Poll: testPoll}, true).run()
 	tl.expect(t, fRec{"c\n", 2, 1})
 	rename(t, name, name+".1")
 	write(t, logFile(t, name), "de\n")
@@ -835,7 +846,7 @@ func TestFollowStats(t *testing.T) {
 	}
 }
 
-var _ io.Reader = (*follower)(nil)
+var _ io.Reader = (*source)(nil)
 
 // A truncation followed by writes past the point read, before the follower looks again
 // (its size does not show it), is still seen: the bytes before that point changed.
@@ -844,7 +855,7 @@ func TestFollowTruncatedAndRewritten(t *testing.T) {
 		name := filepath.Join(t.TempDir(), "log")
 		f := logFile(t, name)
 		write(t, f, "old 1\nold 2\n")
-		tl := startTailer(t, t.Context(), name, Options{}, FollowOptions{Poll: testPoll}, notify).run()
+		tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Poll: testPoll}, notify).run()
 		tl.expect(t, fRec{"old 1\n", 0, 1}, fRec{"old 2\n", 6, 2})
 		tl.waitRead(t, name, 12)
 		// Truncated and written again at once, as far as the follower can tell.
@@ -867,7 +878,7 @@ func TestFollowRewrittenAfterStart(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "log")
 	f := logFile(t, name)
 	write(t, f, "old 1\nold 2\n")
-	tl := startTailer(t, t.Context(), name, Options{}, FollowOptions{Start: -1, Poll: testPoll}, true).run()
+	tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Start: -1, Poll: testPoll}, true).run()
 	tl.waitRead(t, name, 12)
 	tl.s.mu.Lock()
 	err := os.Truncate(name, 0)
@@ -888,7 +899,7 @@ func TestFollowReset(t *testing.T) {
 		before := runtime.NumGoroutine()
 		name := filepath.Join(t.TempDir(), "log")
 		write(t, logFile(t, name), "a\nb\n")
-		r, err := follow(t.Context(), name, Options{Chomp: true}, FollowOptions{Poll: testPoll}, notify)
+		r, err := follow(t.Context(), name, linereader.Options{Chomp: true}, Options{Poll: testPoll}, notify)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -896,9 +907,12 @@ func TestFollowReset(t *testing.T) {
 			t.Fatalf("first record %q, Err %v", r.Text(), r.Err())
 		}
 		r.Reset(strings.NewReader("x\ny"))
-		got, err := ReadAll(r, "Lines")
-		if err != nil || len(got) != 2 || got[0].Rec != "x" || got[1].Rec != "y" {
-			t.Fatalf("after Reset: %+v, %v", got, err)
+		var got []string
+		for rec := range r.Lines() {
+			got = append(got, string(rec))
+		}
+		if err := r.Err(); err != nil || !slices.Equal(got, []string{"x", "y"}) {
+			t.Fatalf("after Reset: %q, %v", got, err)
 		}
 		goroutines(t, before)
 	})

@@ -1,9 +1,10 @@
 //go:build unix
 
-package linereader
+package follow
 
 import (
 	"errors"
+	"github.com/foreachio/foreach/linereader"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -15,7 +16,7 @@ func TestFollowRefusesFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(name, 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	if r, err := Follow(t.Context(), name, Options{}, FollowOptions{}); r != nil || !errors.Is(err, errNotRegular) {
+	if r, err := Open(t.Context(), name, linereader.Options{}, Options{}); r != nil || !errors.Is(err, errNotRegular) {
 		t.Fatalf("Follow of a FIFO = %v, %v; want errNotRegular", r, err)
 	}
 }

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Measures reading from the end (issue 30's goals) and writes benchmarks/results/fromend.md:
+#
+#   foreach --reverse F     vs  tac F              (F: 256 MiB of tall lines, and of real text)
+#   foreach --last 10 F     vs  tail -n 10 F       (F: real text of 256 MiB, and of 1 MiB;
+#                                                   the command's start-up: an empty file)
+#   NewBackward Views       vs  forward Views      (go run ./benchmarks/cmd/fromend: side by
+#                                                   side in one process, wall and CPU, and what
+#                                                   a backward pass allocates)
+#
+# The corpora are those of benchmarks/cli.sh: tall from benchmarks/cmd/gen, real the Go
+# distribution's .go files concatenated. Before any timing, each foreach output is
+# checked against its tool's, byte for byte. Each row runs ROUNDS rounds of RUNS runs per
+# command (hyperfine), the commands in turn, in the other order every other round; the
+# report gives each command's median wall time, its ratio to the first command (the
+# median of the rounds' ratios of medians, with the least and greatest), and its CPU time
+# (user + system, hyperfine's mean per round, median over the rounds). The machine's load
+# average is recorded before and after: on a shared machine, CPU time is the figure to
+# compare.
+#
+#   benchmarks/fromend.sh                    # SIZE=256MiB ROUNDS=5 RUNS=5
+#
+# The command is built from the commit HEAD (git archive). The timing holds
+# /tmp/foreach-bench.lock, as benchmarks/cli.sh does. Needs hyperfine, python3, GNU coreutils.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+lock=/tmp/foreach-bench.lock
+if [ -z "${FOREACH_BENCH_LOCKED:-}" ]; then
+	export FOREACH_BENCH_LOCKED=1
+	exec flock "$lock" "$0" "$@"
+fi
+
+size="${SIZE:-256MiB}"
+rounds="${ROUNDS:-5}"
+runs="${RUNS:-5}"
+for tool in hyperfine python3 tac tail; do
+	command -v "$tool" >/dev/null || { echo "fromend.sh: $tool is needed" >&2; exit 1; }
+done
+commit="$(git rev-parse --short=12 HEAD)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/src"
+git archive HEAD | tar -x -C "$work/src"
+(cd "$work/src" && go build -o "$work/foreach" ./cmd/foreach && go build -o "$work/fromend" ./benchmarks/cmd/fromend)
+
+# real SIZE FILE: the Go distribution's .go files concatenated, cut at the first line end
+# past SIZE bytes (benchmarks/corpora.go's recipe).
+real() {
+	python3 - "$(go env GOROOT)/src" "$1" "$2" <<'PY'
+import os, sys
+root, size, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+names = sorted(os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs
+               if f.endswith(".go") and os.path.isfile(os.path.join(d, f)) and not os.path.islink(os.path.join(d, f)))
+data, i = bytearray(), 0
+while len(data) < size:
+    b = open(names[i], "rb").read()
+    data += b
+    if b and not b.endswith(b"\n"):
+        data += b"\n"
+    i = (i + 1) % len(names)
+end = data.find(b"\n", size - 1)
+open(out, "wb").write(data[:end + 1] if end >= 0 else data)
+PY
+}
+bytes="$(python3 -c "import re,sys; m=re.fullmatch(r'(\d+)(KiB|MiB|GiB)?', sys.argv[1]); print(int(m[1]) << {None:0,'KiB':10,'MiB':20,'GiB':30}[m[2]])" "$size")"
+go run ./benchmarks/cmd/gen --shape tall --size "$size" -o "$work/tall.txt"
+real "$bytes" "$work/real.txt"
+real $((1 << 20)) "$work/real-1MiB.txt"
+: >"$work/empty.txt"
+f="$work/foreach"
+
+same() {
+	cmp -s <(eval "$1") <(eval "$2") || { echo "fromend.sh: '$1' and '$2' differ" >&2; exit 1; }
+}
+for c in tall real; do
+	cat "$work/$c.txt" >/dev/null # into the page cache
+	same "$f --reverse $work/$c.txt" "tac $work/$c.txt"
+done
+same "$f --last 10 $work/real.txt" "tail -n 10 $work/real.txt"
+same "$f --last 10 $work/real-1MiB.txt" "tail -n 10 $work/real-1MiB.txt"
+
+# row NAME COMMAND...: ROUNDS rounds of hyperfine over the commands, then a table.
+row() {
+	local name="$1" r
+	shift
+	local cmds=("$@")
+	for r in $(seq "$rounds"); do
+		if [ $((r % 2)) = 0 ]; then
+			local rev=() i
+			for ((i = ${#cmds[@]} - 1; i >= 0; i--)); do rev+=("${cmds[$i]}"); done
+			set -- "${rev[@]}"
+		else
+			set -- "${cmds[@]}"
+		fi
+		hyperfine -N -w 1 -r "$runs" --export-json "$work/row.$r.json" "$@" >/dev/null
+	done
+	echo
+	echo "### $name"
+	echo
+	python3 - "$work" "$rounds" "${cmds[0]}" <<'PY'
+import json, statistics, sys
+work, rounds, first = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+times, cpu, med = {}, {}, {}
+for r in range(1, rounds + 1):
+    for res in json.load(open(f"{work}/row.{r}.json"))["results"]:
+        c = res["command"]
+        times.setdefault(c, []).extend(res["times"])
+        cpu.setdefault(c, []).append(res["user"] + res["system"])
+        med.setdefault(c, []).append(statistics.median(res["times"]))
+order = [first] + [c for c in times if c != first]
+short = lambda c: c.replace(work + "/", "").replace(".txt", "")
+print(f"| command | median wall [ms] | vs `{short(first)}` [least–greatest round] | CPU user+sys [ms] | CPU vs `{short(first)}` |")
+print("|:---|---:|---:|---:|---:|")
+for c in order:
+    ratios = [m / b for m, b in zip(med[c], med[first])]
+    spread = "" if c == first else f" [{min(ratios):.2f}–{max(ratios):.2f}]"
+    cp, cp0 = statistics.median(cpu[c]), statistics.median(cpu[first])
+    print(f"| `{short(c)}` | {statistics.median(times[c])*1e3:.1f} | {statistics.median(ratios):.2f}×{spread} | {cp*1e3:.1f} | {cp/cp0:.2f}× |")
+PY
+}
+
+report="$work/fromend.md"
+{
+	echo "# Reading from the end: --reverse, --last, NewBackward"
+	echo
+	echo "- Commit: $commit"
+	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(uname -sr), $(go env GOVERSION); $(tac --version | head -n1), $(tail --version | head -n1)"
+	echo "- Data, in the page cache: tall ($(wc -c <"$work/tall.txt") bytes, $(wc -l <"$work/tall.txt") lines), real ($(wc -c <"$work/real.txt") bytes, $(wc -l <"$work/real.txt") lines), real-1MiB ($(wc -c <"$work/real-1MiB.txt") bytes)"
+	echo "- Command: \`SIZE=$size ROUNDS=$rounds RUNS=$runs benchmarks/fromend.sh\`"
+	echo "- Load average (1, 5, 15 min) as the timing started: $(cut -d' ' -f1-3 /proc/loadavg), on $(nproc) cores"
+	row "--reverse, tall" "tac $work/tall.txt" "$f --reverse $work/tall.txt"
+	row "--reverse, real" "tac $work/real.txt" "$f --reverse $work/real.txt"
+	row "--last 10" "tail -n 10 $work/real.txt" "$f --last 10 $work/real.txt" "$f --last 10 $work/real-1MiB.txt" "$f --last 10 $work/empty.txt"
+	echo
+	echo "### NewBackward Views against forward Views (\`fromend -rounds $rounds\`)"
+	"$work/fromend" -rounds "$rounds" "$work/tall.txt" "$work/real.txt" | sed "s|$work/||g"
+	echo
+	echo "- Load average as the timing ended: $(cut -d' ' -f1-3 /proc/loadavg)"
+} >"$report"
+mkdir -p benchmarks/results
+cp "$report" benchmarks/results/fromend.md
+cat "$report"
