@@ -17,8 +17,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	foreachio "github.com/foreachio/foreach/beam"
-	"github.com/foreachio/foreach/linereader"
 	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/linereader"
 )
 
 // Every pipeline of these tests runs on Prism, ptest's default runner: it runs the SDK

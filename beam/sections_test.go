@@ -17,8 +17,8 @@ import (
 
 	foreachio "github.com/foreachio/foreach/beam"
 	"github.com/foreachio/foreach/beam/internal/fakestore"
-	"github.com/foreachio/foreach/linereader"
 	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/linereader"
 )
 
 // These tests drive the splittable DoFn's methods as a runner does, without one, so that

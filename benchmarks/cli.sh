@@ -16,7 +16,21 @@
 #   numbering          foreach -n F   vs  cat -n F
 #   counting           foreach -c F   vs  wc -l F     (and foreach -c -j1, one pass)
 #
+# and a source tree, the cost per file rather than per byte:
+#
+#   gotree  the same .go files where they are, each its own file (about 7,700 files of
+#           12 KB on average, half of them under 5 KB), named in path order by
+#           xargs -n 2000: the same batches for every command, 4 processes, as many
+#           as xargs's default batches (128 KiB of arguments) make
+#
+#   copy > file        xargs foreach      vs  xargs cat
+#   numbering          xargs foreach -n   vs  xargs cat -n
+#   counting           xargs foreach -c   vs  xargs wc -l
+#
 # Before any timing, each foreach output is checked against its tool's, byte for byte.
+# -c counts an unterminated last line and wc -l does not: over the Go tree, whose files
+# include a few that end without a newline, wc -l's output is checked after one is
+# added to such a file's count (and to its batch's total).
 # Each row runs in ROUNDS rounds of RUNS runs per command (hyperfine), the commands in
 # turn within a round and in the other order in the next, so that a slow spell of a
 # shared machine falls on all of them. The report gives for each command the median
@@ -110,6 +124,41 @@ same() {
 	cmp -s "$a" "$b" || { echo "cli.sh: '$1' and '$2' differ" >&2; exit 1; }
 	rm -f "$a" "$b"
 }
+python3 - "$(go env GOROOT)/src" "$work/gotree.list" <<'PY'
+import os, sys
+root, out = sys.argv[1], sys.argv[2]
+names = []
+for d, dirs, files in os.walk(root):
+    for f in files:
+        p = os.path.join(d, f)
+        if f.endswith(".go") and os.path.isfile(p) and not os.path.islink(p):
+            names.append(p)
+open(out, "w").write("".join(p + "\n" for p in sorted(names)))
+PY
+# gotree_wc: what foreach -c prints over the Go tree: wc -l's counts without their
+# padding, one more for a file whose last line is unterminated, and so in its total.
+gotree_wc() {
+	xargs -d '\n' -n 2000 -a "$work/gotree.list" wc -l | python3 -c '
+import sys
+extra = 0
+for line in sys.stdin:
+    n, name = line.split(None, 1)
+    name = name.rstrip("\n")
+    n = int(n)
+    if name == "total":
+        n, extra = n + extra, 0
+    else:
+        data = open(name, "rb").read()
+        if data and not data.endswith(b"\n"):
+            n, extra = n + 1, extra + 1
+    print(n, name)
+'
+}
+gotree="xargs -d '\n' -n 2000 -a $work/gotree.list"
+xargs -d '\n' -a "$work/gotree.list" cat >/dev/null # into the page cache
+same "$gotree $work/foreach" "$gotree cat"
+same "$gotree $work/foreach -n" "$gotree cat -n"
+same "$gotree $work/foreach -c" "gotree_wc"
 for f in "$work/tall.txt" "$work/real.txt"; do
 	cat "$f" >/dev/null # into the page cache
 	same "$work/foreach $f" "cat $f"
@@ -159,7 +208,7 @@ for r in range(1, rounds + 1):
         cpu[c].append(res["user"] + res["system"])
         med[c].append(statistics.median(res["times"]))
 order = [tool] + sorted((c for c in times if c != tool), key=lambda c: c.split()[0].endswith("-base"))
-short = lambda c: c.replace(work + "/", "").replace(".txt", "")
+short = lambda c: c.replace(work + "/", "").replace(".txt", "").replace("xargs -d '\\n' -n 2000 -a gotree.list", "xargs")
 print(f"| command | median wall [ms] | min–max [ms] | vs `{short(tool)}` [least–greatest round] | CPU user+sys [ms] |")
 print("|:---|---:|---:|---:|---:|")
 with open(tsv, "a") as out:
@@ -183,7 +232,7 @@ report="$work/cli.md"
 	echo
 	echo "- Commit: $commit$([ -n "$base" ] && echo ", and foreach-base built from $base")"
 	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(uname -sr), $(go env GOVERSION); $(cat --version | head -n1), $(wc --version | head -n1 | sed 's/.*) //')"
-	echo "- Data, in the page cache: tall, \`go run ./benchmarks/cmd/gen --shape tall --size $size\` ($(wc -c <"$work/tall.txt") bytes, $(wc -l <"$work/tall.txt") lines); real, the Go distribution's .go files concatenated ($(wc -c <"$work/real.txt") bytes, $(wc -l <"$work/real.txt") lines)"
+	echo "- Data, in the page cache: tall, \`go run ./benchmarks/cmd/gen --shape tall --size $size\` ($(wc -c <"$work/tall.txt") bytes, $(wc -l <"$work/tall.txt") lines); real, the Go distribution's .go files concatenated ($(wc -c <"$work/real.txt") bytes, $(wc -l <"$work/real.txt") lines); gotree, the same .go files where they are ($(wc -l <"$work/gotree.list") files, $(xargs -d '\n' -a "$work/gotree.list" cat | wc -c) bytes), named by \`xargs -d '\\n' -n 2000\` in path order"
 	echo "- Command: \`SIZE=$size ROUNDS=$rounds RUNS=$runs${rows:+ ROWS='$rows'}${BASE:+ BASE=$BASE} benchmarks/cli.sh\`: hyperfine, $rounds rounds of $runs runs per command (after one warm-up run), the commands in turn, in the other order every other round; wall: median over all runs; ratio: median of the rounds' ratios of medians [least–greatest]; CPU: user + system, hyperfine's mean per round, median over the rounds. Outputs checked against the tools' before timing."
 	echo "- Load average (1, 5, 15 min): $load as the timing started, on $(nproc) cores (the script's own build and corpora count in it)"
 	for corpus in tall real; do
@@ -194,6 +243,9 @@ report="$work/cli.md"
 		row "$corpus" "numbering" null "cat -n $f" "$work/foreach -n $f" ${base:+"$work/foreach-base -n $f"}
 		row "$corpus" "counting" null "wc -l $f" "$work/foreach -c $f" "$work/foreach -c -j1 $f" ${base:+"$work/foreach-base -c $f"}
 	done
+	row gotree "copy > file" "$out" "$gotree cat" "$gotree $work/foreach" ${base:+"$gotree $work/foreach-base"}
+	row gotree "numbering" null "$gotree cat -n" "$gotree $work/foreach -n" ${base:+"$gotree $work/foreach-base -n"}
+	row gotree "counting" null "$gotree wc -l" "$gotree $work/foreach -c" "$gotree $work/foreach -c -j1" ${base:+"$gotree $work/foreach-base -c"}
 	echo
 	echo "- Load average as the timing ended: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$report"
@@ -212,19 +264,22 @@ src, dst, commit = sys.argv[1], sys.argv[2], sys.argv[3]
 rows = list(csv.DictReader(open(src), delimiter="\t"))
 suffix = {"copy > /dev/null": " > /dev/null", "copy > file": " > file", "copy | pipe": " | pipe"}
 goals = {("copy > file", "tall"): "1.05", ("copy > file", "real"): "1.05",
-         ("numbering", "real"): "0.8", ("counting", "real"): "0.55"}
+         ("numbering", "real"): "0.8", ("counting", "real"): "0.55",
+         ("copy > file", "gotree"): "1.1", ("numbering", "gotree"): "1.1", ("counting", "gotree"): "1.0"}
+# The command without its files: the last word, or over the Go tree the xargs that names them.
+bare = lambda r: r["command"].removeprefix("xargs ") if r["corpus"] == "gotree" else r["command"].rsplit(" ", 1)[0]
 with open(dst, "w") as out:
     out.write(f"# benchmarks/cli.sh at {commit}: medians of the rounds (see cli.md)\n")
     out.write("foreach\ttool\tdata\tforeach_s\ttool_s\tgoal\tforeach_cpu_s\ttool_cpu_s\tratio\tratio_least\tratio_greatest\n")
     tool = None
     for r in rows:
-        cmd = r["command"].rsplit(" ", 1)[0]  # the command without its file
+        cmd = bare(r)
         if r["ratio"] == "1.0000" and not cmd.startswith("foreach"):
             tool = r
             continue
         sfx = suffix.get(r["row"], "")
         goal = goals.get((r["row"], r["corpus"]), "-") if cmd in ("foreach", "foreach -n", "foreach -c") else "-"
-        tcmd = tool["command"].rsplit(" ", 1)[0]
+        tcmd = bare(tool)
         out.write("\t".join([cmd + sfx, tcmd + sfx, r["corpus"], r["wall_s"], tool["wall_s"], goal,
                              r["cpu_s"], tool["cpu_s"], r["ratio"], r["ratio_least"], r["ratio_greatest"]]) + "\n")
 PY

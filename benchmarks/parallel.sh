@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures ForeachParallel and Map against the sequential loops (benchmarks/cmd/parallelbench)
+# Measures parallel.Foreach, Map and Fold against the sequential loops (benchmarks/cmd/parallelbench)
 # and records the tables in benchmarks/results/parallel.md, naming the commit and the machine.
 #
 # The code measured is exactly the commit HEAD: the program is built from `git archive HEAD`,
@@ -31,7 +31,7 @@ find "$(go env GOROOT)/src" -name '*.go' -type f | LC_ALL=C sort | xargs cat >"$
 cpu="$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || echo unknown)"
 mem="$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo 2>/dev/null || echo unknown)"
 {
-	echo "# ForeachParallel and Map against sequential loops"
+	echo "# parallel.Foreach, Map and Fold against sequential loops"
 	echo
 	echo "Written by \`benchmarks/parallel.sh\` (PAIRS=$pairs SIZE=$size PASSES=$passes WORKERS=$workers)."
 	echo

@@ -25,7 +25,8 @@ var parallelCount = countPolicy{minFile: 4 << 20, minSection: 4 << 20, readSize:
 
 // Count returns the number of records in the named file, reading it in up to `workers`
 // sections at once when the options are splittable, sequentially otherwise; workers < 1
-// means runtime.NumCPU().
+// means runtime.GOMAXPROCS(0), the CPUs this program may use (a container limited to two
+// CPUs counts with two).
 //
 // A regular file is counted by CountAt over the size it has when Count opens it: see
 // CountAt for how, and for what happens if the file changes meanwhile. A pipe, a device
@@ -54,14 +55,14 @@ func Count(name string, opt Options, workers int) (int64, error) {
 	if !countsSeparators(cfg) {
 		return countRecords(New(f, opt))
 	}
-	return countInput(f, cfg, parallelCount.readSize)
+	return countInput(f, cfg, max(cfg.readSize, parallelCount.readSize))
 }
 
 // CountAt returns the number of records in the first size bytes of ra: Count over a file
 // the caller has already opened (an *os.File, a memory-mapped file, a bytes.Reader), so
 // that the bytes counted are those of the file in hand, not of whatever its name points
 // to by then. It reads the input in up to `workers` sections at once when the options
-// are splittable, sequentially otherwise; workers < 1 means runtime.NumCPU(). Sections
+// are splittable, sequentially otherwise; workers < 1 means runtime.GOMAXPROCS(0). Sections
 // are read by concurrent ReadAt calls, which io.ReaderAt allows.
 //
 // Invalid options (see Options.Validate) and a negative size are reported before
@@ -87,7 +88,7 @@ func CountAt(ra io.ReaderAt, size int64, opt Options, workers int) (int64, error
 		return 0, fmt.Errorf("linereader: CountAt with a negative size (%d)", size)
 	}
 	if workers < 1 {
-		workers = runtime.NumCPU()
+		workers = runtime.GOMAXPROCS(0)
 	}
 	if opt.Decompress && formatAt(ra) == "" {
 		opt.Decompress = false // plain input: its separators can be counted as they are
@@ -99,7 +100,14 @@ func CountAt(ra io.ReaderAt, size int64, opt Options, workers int) (int64, error
 	}
 	pol := parallelCount
 	if size < pol.minFile || workers == 1 || opt.Decompress {
-		return countInput(src, cfg, pol.readSize)
+		readSize := max(cfg.readSize, pol.readSize)
+		if !opt.Decompress {
+			// A buffer no larger than the input: a small file must not cost the
+			// allocation (and zeroing) of a megabyte, which over a tree of small
+			// files was most of the time of counting them.
+			readSize = int(min(int64(readSize), max(size, 1)))
+		}
+		return countInput(src, cfg, readSize)
 	}
 	return countParallel(ra, size, cfg, workers, pol)
 }
@@ -165,11 +173,25 @@ func countRecords(r *Reader) (int64, error) {
 	return n, nil
 }
 
-// countStream counts separators in one sequential read, keeping the last len(sep)-1 bytes
-// of each read so that a separator straddling two reads is counted once.
+// countBuffers keeps countStream's buffers (*[]byte) from one call to the next: counting
+// the files of a source tree one after the other would otherwise allocate and zero a
+// buffer per file, and bring on a collection every few megabytes.
+var countBuffers sync.Pool
+
+// countStream counts separators in one sequential read of readSize bytes at a time,
+// keeping the last len(sep)-1 bytes of each read so that a separator straddling two
+// reads is counted once.
 func countStream(src io.Reader, cfg config, readSize int) (int64, error) {
 	sep := cfg.sep
-	buf := make([]byte, max(cfg.readSize, readSize)+len(sep))
+	bp, _ := countBuffers.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	defer countBuffers.Put(bp)
+	if cap(*bp) < readSize+len(sep) {
+		*bp = make([]byte, readSize+len(sep))
+	}
+	buf := (*bp)[:readSize+len(sep)]
 	var occ int64
 	keep, total := 0, int64(0)
 	endsWithSep := false

@@ -55,12 +55,12 @@
 //
 // Every iterator runs on the caller's goroutine: nothing in a Reader from New, Open or
 // NewSection starts a goroutine, and nothing touches process-wide settings (the
-// collector, the memory limit). Concurrency is asked for by name: ForeachParallel and
-// Map run the loop body on several goroutines, CountAt and Count read a file in parallel
+// collector, the memory limit). Concurrency is asked for by name: package parallel's
+// Foreach, Map and Fold run the loop body on several goroutines, CountAt and Count read a file in parallel
 // sections, NewSection with Partition lets a program or a distributed job do the same,
-// and Follow waits for a growing file with the help of file-system notifications. Each
-// of those stops its goroutines before it returns; Map when its loop ends, Follow when
-// its Reader is closed or its context is done.
+// and the follow package waits for a growing file with the help of file-system
+// notifications. Each of those stops its goroutines before it returns; Map when its
+// loop ends, a follow.Reader when it is closed or its context is done.
 //
 // # How it reads
 //

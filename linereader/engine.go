@@ -25,9 +25,9 @@ import (
 //   - run takes all the complete records buffered at once, for Runs; cutBatch (batch.go)
 //     does the same for Batches, cutting them apart in the batch's own block.
 //
-// Separators are searched by config's methods (find, findLast, count: options.go), by
-// shortEnd and cutBatch for the one-byte separator of the short path, and by the
-// backward searches built on findLast (boundary.go): nowhere else. Records are copied
+// Separators are searched by config's methods (find, findAll, findLast, count:
+// options.go), by shortEnd and cutBatch for the one-byte separator of the short path,
+// and by the backward searches built on findLast (boundary.go): nowhere else. Records are copied
 // out by clone (reader.go), by the batch paths (batch.go) and by gatherEnd (buffer.go),
 // which assembles a record that outgrew the largest buffer.
 type engine struct {

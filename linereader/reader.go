@@ -97,7 +97,7 @@ func Open(name string, opt Options) (*Reader, error) {
 // buffer's whole history.
 func (r *Reader) Reset(src io.Reader) {
 	if s, ok := r.e.src.(Stopper); ok {
-		s.Stop() // Follow's source: its watcher and files end with it
+		s.Stop() // a Stopper source (the follow package's): stopped before the new one is read
 	}
 	if r.file != nil {
 		r.file.Close()
@@ -110,7 +110,7 @@ func (r *Reader) Reset(src io.Reader) {
 // It does not close a source given to New.
 func (r *Reader) Close() error {
 	if s, ok := r.e.src.(Stopper); ok {
-		// Follow's source: stopping it may be asked from another goroutine while the
+		// A Stopper source (the follow package's): stopping it may be asked from another goroutine while the
 		// loop waits for data, so nothing else is touched here; the loop ends when the
 		// source's Read returns ErrStop.
 		return s.Stop()
@@ -183,9 +183,8 @@ func (r *Reader) Offset() int64 { return r.e.base + int64(r.e.lo) }
 
 // EndOffset returns the offset just past the current record in the input (its separator
 // included, also with Chomp; for a run or a batch, past its last record): where the
-// next record starts. For a Reader from Follow it is the checkpoint to resume from after
-// the current record, FollowOptions.Start, as long as the file has not been rotated
-// since. Like Offset, it counts from the start of the file being read now.
+// next record starts (a follow.Reader's Checkpoint is made of it and the file's
+// identity). Like Offset, it counts from the start of the file being read now.
 func (r *Reader) EndOffset() int64 { return r.e.end() }
 
 // Partial reports whether the current record is a piece of a longer record that the

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Measures Follow: the records per second a follower sustains behind a writer appending
 # short records as fast as it can, the latency from a write to the loop body, and the CPU
-# time of a follower while the file is quiet (linereader's BenchmarkFollowThroughput,
+# time of a follower while the file is quiet (the follow package's BenchmarkFollowThroughput,
 # BenchmarkFollowLatency and BenchmarkFollowQuiet), with notifications and on the polling
 # path. Writes
-#   benchmarks/results/follow.txt  raw go test output
-#   benchmarks/results/follow.md   benchstat of it, with the commit, the machine and its load
+#   benchmarks/results/$OUT.txt  raw go test output (OUT: follow unless set)
+#   benchmarks/results/$OUT.md   benchstat of it, with the commit, the machine and its load
+# BENCH (a -test.bench pattern) picks the benchmarks, all of them unless set.
 #
 # Like benchmarks/run.sh it measures exactly the commit HEAD (built from `git archive`), in
 # COUNT (default 6) rounds of every benchmark, one run each. Run it under
@@ -20,7 +21,7 @@ trap 'rm -rf "$work"' EXIT
 
 rev="$(git rev-parse --short=12 HEAD)"
 git archive --format=tar HEAD | tar -x -C "$work" -f -
-(cd "$work" && go test -c -o "$work/linereader.test" ./linereader/)
+(cd "$work" && go test -c -o "$work/follow.test" ./follow/)
 start=$(date +%s)
 {
 	echo "go: $(go env GOVERSION)"
@@ -28,18 +29,19 @@ start=$(date +%s)
 	echo "cores: $(nproc)"
 	for ((i = 1; i <= count; i++)); do
 		echo "load: $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown)"
-		(cd "$work" && "$work/linereader.test" -test.run '^$' -test.bench '^BenchmarkFollow' \
+		(cd "$work" && "$work/follow.test" -test.run '^$' -test.bench "${BENCH:-^BenchmarkFollow}" \
 			-test.benchtime 1x -test.count 1)
 	done
 } | tee "$work/raw.txt"
 elapsed=$(($(date +%s) - start))
-cp "$work/raw.txt" "$results/follow.txt"
+out="${OUT:-follow}"
+cp "$work/raw.txt" "$results/$out.txt"
 {
 	echo "# Follow"
 	echo
 	echo "- Commit: $rev (built from \`git archive\` of it), $(nproc) cores, $(go env GOVERSION), $(uname -sr)"
-	echo "- Command: \`COUNT=$count scripts/follow.sh\`, wall time $((elapsed / 60))m$((elapsed % 60))s"
-	echo "- Load average at the start of each round: $(grep '^load:' "$results/follow.txt" | cut -d' ' -f2 | paste -sd' ')"
+	echo "- Command: \`COUNT=$count OUT=$out BENCH='${BENCH:-^BenchmarkFollow}' scripts/follow.sh\`, wall time $((elapsed / 60))m$((elapsed % 60))s"
+	echo "- Load average at the start of each round: $(grep '^load:' "$results/$out.txt" | cut -d' ' -f2 | paste -sd' ')"
 	echo "- Files in $(df -T "${TMPDIR:-/tmp}" | awk 'NR==2 {print $2}') under ${TMPDIR:-/tmp}; notify: inotify (fsnotify) plus the poll every 250 ms; poll: the poll alone"
 	echo
 	echo "Throughput: a writer appends 2,000,000 records of 12 to 17 bytes as fast as it can, one"
@@ -52,7 +54,7 @@ cp "$work/raw.txt" "$results/follow.txt"
 	echo "sleeping."
 	echo
 	echo '```'
-	go tool benchstat -ignore load "$results/follow.txt"
+	go tool benchstat -ignore load "$results/$out.txt"
 	echo '```'
-} >"$results/follow.md"
-echo "wrote $results/follow.txt and $results/follow.md"
+} >"$results/$out.md"
+echo "wrote $results/$out.txt and $results/$out.md"

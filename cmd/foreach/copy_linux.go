@@ -16,13 +16,13 @@ const (
 )
 
 // kernelCopy copies src, from its offset to its end, onto dst inside the kernel:
-// copy_file_range(2) when dst is a regular file, as cat does, and sendfile(2) to
-// anything else (a pipe, /dev/null, a socket) or where copy_file_range is refused. It
-// reports whether src was copied to its end. When it was not (dst opened with
-// O_APPEND, a terminal, a file system or kernel that refuses, or an error midway),
-// both files' offsets stand after the bytes copied, for the caller to go on by reading
-// and writing. progress, if not nil, is told of the bytes of every call.
-func kernelCopy(dst, src *os.File, progress func(int64)) bool {
+// copy_file_range(2) when dst is a regular file (dstRegular), as cat does, and
+// sendfile(2) to anything else (a pipe, /dev/null, a socket) or where copy_file_range
+// is refused. It reports whether src was copied to its end. When it was not (dst
+// opened with O_APPEND, a terminal, a file system or kernel that refuses, or an error
+// midway), both files' offsets stand after the bytes copied, for the caller to go on
+// by reading and writing. progress, if not nil, is told of the bytes of every call.
+func kernelCopy(dst *os.File, dstRegular bool, src *os.File, progress func(int64)) bool {
 	dc, err := dst.SyscallConn()
 	if err != nil {
 		return false
@@ -31,31 +31,51 @@ func kernelCopy(dst, src *os.File, progress func(int64)) bool {
 	if err != nil {
 		return false
 	}
-	chunk := maxKernelCopy
+	k := &kernelCopier{chunk: maxKernelCopy, ranged: dstRegular}
 	if progress != nil {
-		chunk = progressChunk
+		k.chunk = progressChunk
 	}
-	fi, err := dst.Stat()
-	ranged := err == nil && fi.Mode().IsRegular() // copy_file_range; else sendfile
-	copied := false                               // some call has copied bytes
+	done := false
+	err = sc.Control(func(sfd uintptr) {
+		k.sfd = int(sfd)
+		done = k.copy(dc, progress)
+	})
+	return err == nil && done
+}
+
+// kernelCopier is one kernelCopy: the calls it makes and what the last one did. Its
+// state lives here rather than in closures made for every call: over a tree of small
+// files their allocations were most of the copy's.
+type kernelCopier struct {
+	sfd    int   // src's descriptor, held by its RawConn's Control
+	chunk  int   // bytes asked of one call
+	ranged bool  // copy_file_range; else sendfile
+	n      int   // the bytes of the last call
+	err    error // the error of the last call
+}
+
+// copy makes calls onto dc until src's end or a failure; see kernelCopy.
+func (k *kernelCopier) copy(dc syscall.RawConn, progress func(int64)) bool {
+	call := k.call
+	copied := false // some call has copied bytes
 	for {
-		step := func(dfd, sfd int) (int, error) { return unix.Sendfile(dfd, sfd, nil, chunk) }
-		if ranged {
-			step = func(dfd, sfd int) (int, error) { return unix.CopyFileRange(sfd, nil, dfd, nil, chunk, 0) }
+		werr := dc.Write(call)
+		err := k.err
+		if err == nil {
+			err = werr
 		}
-		n, err := copyStep(dc, sc, step)
 		switch {
 		case errors.Is(err, syscall.EINTR):
-		case err == nil && n > 0:
+		case err == nil && k.n > 0:
 			copied = true
 			if progress != nil {
-				progress(int64(n))
+				progress(int64(k.n))
 			}
-		case ranged && !copied:
+		case k.ranged && !copied:
 			// copy_file_range refused these files (EXDEV, EINVAL, EOPNOTSUPP, ...) or
 			// said it copied nothing, as some file systems did before Linux 5.19
 			// instead of failing: sendfile may still copy them.
-			ranged = false
+			k.ranged = false
 		case err == nil:
 			// The end of src. At the first call, a file that has a size and sends
 			// nothing is left to the caller to read.
@@ -66,20 +86,13 @@ func kernelCopy(dst, src *os.File, progress func(int64)) bool {
 	}
 }
 
-// copyStep runs one call of step between the descriptors of dst and src. A dst that
-// the runtime polls (a non-blocking pipe) is waited for when it is full.
-func copyStep(dc, sc syscall.RawConn, step func(dfd, sfd int) (int, error)) (n int, err error) {
-	cerr := sc.Control(func(sfd uintptr) {
-		werr := dc.Write(func(dfd uintptr) bool {
-			n, err = step(int(dfd), int(sfd))
-			return err != unix.EAGAIN
-		})
-		if err == nil {
-			err = werr
-		}
-	})
-	if err == nil {
-		err = cerr
+// call makes one system call onto dfd. It is dc.Write's callback, so that a dst the
+// runtime polls (a non-blocking pipe) is waited for when it is full.
+func (k *kernelCopier) call(dfd uintptr) bool {
+	if k.ranged {
+		k.n, k.err = unix.CopyFileRange(k.sfd, nil, int(dfd), nil, k.chunk, 0)
+	} else {
+		k.n, k.err = unix.Sendfile(int(dfd), k.sfd, nil, k.chunk)
 	}
-	return n, err
+	return k.err != unix.EAGAIN
 }

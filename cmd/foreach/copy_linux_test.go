@@ -30,7 +30,7 @@ func TestKernelCopy(t *testing.T) {
 	require.NoError(t, err)
 	defer out.Close()
 	var told int64
-	require.True(t, kernelCopy(out, open(), func(n int64) { told += n }))
+	require.True(t, kernelCopy(out, true, open(), func(n int64) { told += n }))
 	assert.Equal(t, int64(len(text)), told)
 	got, err := os.ReadFile(out.Name())
 	require.NoError(t, err)
@@ -46,7 +46,7 @@ func TestKernelCopy(t *testing.T) {
 	in := open()
 	_, err = in.Seek(10, io.SeekStart)
 	require.NoError(t, err)
-	require.True(t, kernelCopy(pw, in, nil))
+	require.True(t, kernelCopy(pw, false, in, nil))
 	pw.Close()
 	assert.True(t, bytes.Equal(text[10:], <-done), "into a pipe, from an offset")
 
@@ -54,7 +54,7 @@ func TestKernelCopy(t *testing.T) {
 	require.NoError(t, err)
 	defer app.Close()
 	in = open()
-	require.False(t, kernelCopy(app, in, nil))
+	require.False(t, kernelCopy(app, true, in, nil))
 	pos, err := in.Seek(0, io.SeekCurrent)
 	require.NoError(t, err)
 	assert.Zero(t, pos)

@@ -37,7 +37,7 @@ func (c *command) count(in *input) {
 			return
 		}
 	}
-	r := linereader.New(in.src, c.cfg.opt)
+	r := c.reader(in.src)
 	defer r.Close()
 	var n int64
 	length := 0 // of the current record so far, for --stats
@@ -45,7 +45,7 @@ func (c *command) count(in *input) {
 		length += len(piece)
 		if !r.Partial() {
 			n++
-			c.longest = max(c.longest, length)
+			c.tot.record(length)
 			length = 0
 		}
 	}
@@ -59,7 +59,7 @@ func (c *command) count(in *input) {
 
 // countDone prints the count of one input, as wc -l does.
 func (c *command) countDone(name string, n int64) {
-	c.total += n
+	c.tot.counted += n
 	if len(c.cfg.files) == 0 {
 		c.printf("%d\n", n)
 	} else {

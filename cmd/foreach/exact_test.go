@@ -226,6 +226,52 @@ func TestWithFilenameMatchesGrepH(t *testing.T) {
 	}
 }
 
+// -H -n against the system's grep -aHn with an empty pattern: FILE:N:record with N
+// counted in each file, every record ended with a newline, byte for byte, over the
+// exact inputs and over random files of short lines (empty lines, unterminated last
+// lines, NUL, CR and bytes that are not UTF-8), several at once, at every read size;
+// the random files with -0 against grep -z too. Before round 4, -H -n printed cat -n's numbers, counted
+// across files, after the name.
+func TestWithFilenameNumberMatchesGrepHn(t *testing.T) {
+	dir := t.TempDir()
+	sets := [][]string{exactFiles(t, dir)}
+	rng := rand.New(rand.NewPCG(31, 2))
+	for round := range 8 {
+		var names []string
+		for i := range 1 + rng.IntN(4) {
+			data := make([]byte, rng.IntN(300))
+			for j := range data {
+				data[j] = "ab\n\n\x00\r\x80\xff"[rng.IntN(8)]
+			}
+			name := filepath.Join(dir, fmt.Sprintf("random-%d-%d", round, i))
+			require.NoError(t, os.WriteFile(name, data, 0o666))
+			names = append(names, name)
+		}
+		sets = append(sets, names)
+	}
+	for i, names := range sets {
+		for _, null := range []bool{false, true} {
+			if null && i == 0 {
+				continue // the exact inputs are lines; the random files hold NULs
+			}
+			grepArgs, args := []string{"-aHn", ""}, []string{"-H", "-n"}
+			if null {
+				grepArgs, args = []string{"-zaHn", ""}, []string{"-H", "-n", "-0"}
+			}
+			want := toolOutput(t, "grep", append(grepArgs, names...)...)
+			for _, size := range []int{1, 3, 16, 64 << 10} {
+				a := append(append(args, "--buffer="+strconv.Itoa(size)), names...)
+				out, errs, status := runCmd(t, "", a...)
+				require.Equal(t, 0, status, errs)
+				if out != want {
+					t.Fatalf("foreach %q differs from grep %q at byte %d\ngot  %q\nwant %q",
+						a, grepArgs, firstDiff(out, want), out, want)
+				}
+			}
+		}
+	}
+}
+
 // -c against the system's wc -l on newline-terminated inputs (wc -l counts newlines, so
 // an unterminated last line is one more for foreach).
 func TestCountMatchesWcL(t *testing.T) {

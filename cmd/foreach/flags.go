@@ -27,8 +27,9 @@ type config struct {
 	jobs     int // -j, for --count
 	files    []string
 
-	follow  bool // -f (follow.go)
-	fromEnd bool // --from-end, with -f
+	follow  bool   // -f (follow.go)
+	fromEnd bool   // --from-end, with -f
+	state   string // --state FILE, with -f (state.go)
 
 	last    int  // --last N (last.go): the last N records of each file; -1 without the flag
 	reverse bool // --reverse (reverse.go): the records of each file last first
@@ -92,10 +93,13 @@ number.
 
 -H ends every record it prints with the output separator (--ors, or else the
 record separator), as grep -H does, even the unterminated last line of a file.
+With -n too, each record is FILE:N:record with N counted in each file, as
+grep -Hn '' FILE... prints it.
 
 -c prints "COUNT FILE" per file (a space between them, as wc -l without its
 padding), then "COUNT total" when there are several files; reading standard
-input alone (no FILE) prints just the count. An unterminated last line counts.
+input alone (no FILE) prints just the count. It counts records, where wc -l
+counts newlines: a file whose last line has no newline counts one more.
 
 Memory: every mode passes a record longer than the buffer through in pieces,
 so memory stays bounded whatever the input. Only --max-record holds a record
@@ -112,6 +116,10 @@ deleted and created again, the old file is read to its end first; when it is
 truncated, reading goes on from its new start. Only complete records are
 printed (the last record of a file rotated away is complete, and gets the
 output separator if it lacks one). SIGINT or SIGTERM ends it, with status 0.
+Several FILEs are followed at once, each record written whole (-H names its
+file); a FILE that does not exist yet is waited for. --state FILE keeps where
+each FILE stands, written after the output it covers, so that the command
+started again goes on there, also across rotations made while it was stopped.
 `
 
 // rawFlags holds the values of the flags that are checked after parsing, as typed.
@@ -134,7 +142,7 @@ func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
 	fs.BoolVarP(&cfg.opt.Chomp, "chomp", "C", false, `drop each record's separator (and write --ors, by default \n)`)
 	fs.Var(typed{&raw.ors, "STR"}, "ors", `written after each record (default: nothing; with --chomp, \n)`)
 	fs.BoolVarP(&cfg.number, "number", "n", false, "prefix each line with its number, as cat -n")
-	fs.BoolVarP(&cfg.withName, "with-filename", "H", false, "prefix each record with FILE:, as grep -H")
+	fs.BoolVarP(&cfg.withName, "with-filename", "H", false, "prefix each record with FILE:, as grep -H (with -n, FILE:N:, as grep -Hn)")
 	fs.BoolVarP(&cfg.count, "count", "c", false, "print the number of records per file (COUNT FILE) and a total")
 	fs.BoolVarP(&cfg.opt.Decompress, "decompress", "z", false, "read gzip, zstd, bzip2, xz and lz4 input decompressed (detected by content); other input as it is")
 	fs.BoolVar(&cfg.stats, "stats", false, "after the run, print a summary on standard error")
@@ -153,8 +161,9 @@ func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
 	fs.Lookup("jobs").DefValue = "number of CPUs"
 	fs.BoolVarP(&cfg.follow, "follow", "f", false, "after the end, keep reading FILE as it grows, across log rotation and truncation, as tail -F")
 	fs.BoolVar(&cfg.fromEnd, "from-end", false, "with --follow: start at the current end of FILE")
+	fs.StringVar(&cfg.state, "state", "", "with --follow: keep a checkpoint of each file in FILE, and go on from it when started again")
 	cfg.last = -1
-	fs.Var(lastValue{&cfg.last}, "last", "only the last N records of each FILE, as tail -n N")
+	fs.Var(lastValue{&cfg.last}, "last", "only the last N records of each FILE, as tail -n N (with --follow: then what is appended, as tail -n N -F)")
 	fs.BoolVar(&cfg.reverse, "reverse", false, "the records of each FILE last first, as tac")
 	fs.BoolVarP(&raw.help, "help", "h", false, "print this help")
 	fs.BoolVar(&raw.version, "version", false, "print the version and the revision it was built from")

@@ -2,54 +2,193 @@ package main
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/spf13/pflag"
 
-	"github.com/foreachio/foreach/linereader"
+	"github.com/foreachio/foreach/follow"
 )
 
-// follow implements -f for its one FILE: the file's records, then every record appended
-// to it, across rotation and truncation, until SIGINT or SIGTERM, which end the command
-// with the records read written (a record still being written is not: it is not one
-// yet). Records go through printRecords, whole (so that none is ever printed in part),
-// and the output is flushed whenever the follower has caught up and waits, so that
-// each record is written as soon as it is complete.
-func (c *command) follow(name string) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	fo := linereader.FollowOptions{}
-	if c.cfg.fromEnd {
-		fo.Start = -1
-	}
-	var r *linereader.Reader
-	fo.Idle = func() {
-		c.flush()
-		if c.stopped {
-			// Standard output is closed or failing: nothing read from now on could be
-			// written.
-			r.Close()
-		}
-	}
-	r, err := linereader.Follow(ctx, name, c.cfg.opt, fo)
-	if err != nil {
-		c.fail(name, err)
-		return
-	}
-	defer r.Close()
-	c.files++
-	c.printRecords(name, r)
+// following is -f's shared state: the files followed at once print through one lock,
+// each record whole, and their checkpoints are saved together (--state).
+type following struct {
+	c  *command
+	mu sync.Mutex // guards the command's output and totals, and every file's cp
+	// saver keeps --state; nil without it.
+	saver *saver
 }
 
-// followFlags checks the flags that --follow and --from-end combine with. Following
-// reads one named file that never ends: a count, decompression, several files or
-// standard input, a whole-input record and a progress bar make no sense with it.
+// followAll implements -f for every FILE at once: the records of each, then every
+// record appended, across rotation and truncation, until SIGINT or SIGTERM, which end
+// the command with the records read written (a record still being written is not: it
+// is not one yet). Each file is read on a goroutine of its own and its records are
+// printed whole under one lock; the output is flushed whenever a follower has caught up
+// and waits, so that each record is written as soon as it is complete.
+func (c *command) followAll(names []string) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fl := &following{c: c}
+	var resume map[string]*follow.Checkpoint
+	if c.cfg.state != "" {
+		var err error
+		if fl.saver, resume, err = loadState(c.cfg.state); err != nil {
+			c.fail(c.cfg.state, err)
+			return
+		}
+	}
+	var wg sync.WaitGroup
+	for _, name := range names {
+		wg.Go(func() { fl.file(ctx, name, resume[name]) })
+	}
+	wg.Wait()
+	if fl.saver != nil {
+		fl.saver.stop()
+		fl.save()
+	}
+}
+
+// file follows one FILE from its checkpoint cp if there is one, waiting for it to exist
+// first.
+func (fl *following) file(ctx context.Context, name string, cp *follow.Checkpoint) {
+	c := fl.c
+	r, err := fl.open(ctx, name, cp)
+	if err != nil {
+		fl.mu.Lock()
+		c.fail(name, err)
+		fl.mu.Unlock()
+		return
+	}
+	if r == nil {
+		return // ctx ended while waiting for the file
+	}
+	defer r.Close()
+	fl.mu.Lock()
+	c.tot.files++
+	p := c.newPrinter(name, r.Reader)
+	fl.mu.Unlock()
+	for rec := range r.Views() {
+		fl.mu.Lock()
+		p.piece(rec)
+		if c.w.err != nil {
+			c.writeFailed(c.w.err)
+		}
+		stopped := c.stopped
+		fl.mu.Unlock()
+		if stopped {
+			break
+		}
+		if fl.saver != nil && fl.saver.due() {
+			fl.checkpoint(name, r, true)
+		}
+	}
+	fl.mu.Lock()
+	c.done(name, r.Reader)
+	fl.mu.Unlock()
+	if fl.saver != nil {
+		fl.checkpoint(name, r, false)
+	}
+}
+
+// open opens name for following as the flags say; a missing file is waited for, with
+// one message, until it exists or ctx ends (then r is nil).
+func (fl *following) open(ctx context.Context, name string, cp *follow.Checkpoint) (*follow.Reader, error) {
+	c := fl.c
+	var r *follow.Reader
+	fo := follow.Options{Last: max(0, c.cfg.last), Resume: cp}
+	if c.cfg.fromEnd || c.cfg.last == 0 {
+		fo.Start = -1 // --last 0: nothing of what is there, as tail -n 0 -F
+	}
+	fo.Idle = func() { fl.idle(name, r) }
+	told := false
+	for {
+		var err error
+		r, err = follow.Open(ctx, name, c.cfg.opt, fo)
+		if !errors.Is(err, fs.ErrNotExist) {
+			return r, err
+		}
+		if !told {
+			fl.mu.Lock()
+			c.report(messageName(name), errors.New("No such file or directory; waiting for it to appear"))
+			fl.mu.Unlock()
+			told = true
+		}
+		select {
+		case <-ctx.Done():
+			return nil, nil
+		case <-time.After(follow.DefaultPoll):
+		}
+		// A file that appears is read from its start: all of it is new.
+		fo.Start, fo.Last = 0, 0
+	}
+}
+
+// idle runs when r has caught up and waits: what is pending is written, and with
+// --state r's checkpoint is taken and saved within the second.
+func (fl *following) idle(name string, r *follow.Reader) {
+	c := fl.c
+	fl.mu.Lock()
+	c.flush()
+	stopped := c.stopped
+	fl.mu.Unlock()
+	if stopped {
+		// Standard output is closed or failing: nothing read from now on could be
+		// written.
+		r.Close()
+		return
+	}
+	if fl.saver != nil {
+		fl.checkpoint(name, r, true)
+	}
+}
+
+// checkpoint notes the checkpoint of r, name's reader, just past the last record
+// printed, and with soon has the state saved within the second (at the end, followAll
+// saves it).
+func (fl *following) checkpoint(name string, r *follow.Reader, soon bool) {
+	cp := r.Checkpoint()
+	fl.mu.Lock()
+	fl.saver.cps[name] = cp
+	fl.mu.Unlock()
+	if soon {
+		fl.saver.schedule(fl.save)
+	}
+}
+
+// save writes the output pending, then the state with the checkpoints noted, which
+// cover only records printed before: so the state never runs ahead of the output.
+func (fl *following) save() {
+	c := fl.c
+	fl.mu.Lock()
+	c.flush()
+	stopped := c.stopped
+	text := fl.saver.text()
+	fl.mu.Unlock()
+	if stopped {
+		return // the output failed: the records after the last state were not written
+	}
+	if err := fl.saver.write(text); err != nil {
+		fl.mu.Lock()
+		c.fail(c.cfg.state, err)
+		fl.mu.Unlock()
+	}
+}
+
+// followFlags checks the flags that --follow, --from-end and --state combine with.
+// Following reads named files that never end: a count, decompression, standard input,
+// a whole-input record and a progress bar make no sense with it.
 func followFlags(fs *pflag.FlagSet, cfg *config) error {
 	if !cfg.follow {
-		if cfg.fromEnd {
+		switch {
+		case cfg.fromEnd:
 			return usagef("--from-end has no effect without --follow")
+		case cfg.state != "":
+			return usagef("--state has no effect without --follow")
 		}
 		return nil
 	}
@@ -58,14 +197,17 @@ func followFlags(fs *pflag.FlagSet, cfg *config) error {
 		return usagef("--count cannot be used with --follow (a followed file never ends)")
 	case cfg.opt.Decompress:
 		return usagef("--decompress cannot be used with --follow (a compressed stream is not read as it grows)")
-	case len(cfg.files) != 1:
-		return usagef("--follow takes exactly one FILE, not %d", len(cfg.files))
-	case cfg.files[0] == "-":
-		return usagef("--follow takes a FILE, not standard input")
+	case len(cfg.files) == 0:
+		return usagef("--follow needs a FILE")
 	case cfg.opt.Whole && cfg.opt.Limit == 0:
 		return usagef("--whole cannot be used with --follow without --limit (its one record would never end)")
 	case fs.Changed("progress") && cfg.progress == progressOn:
 		return usagef("--progress cannot be used with --follow (a followed file has no end to show)")
+	}
+	for _, name := range cfg.files {
+		if name == "-" {
+			return usagef("--follow takes a FILE, not standard input")
+		}
 	}
 	cfg.progress = progressOff
 	return nil

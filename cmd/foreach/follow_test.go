@@ -34,9 +34,9 @@ func TestFollowUsageErrors(t *testing.T) {
 	}{
 		{[]string{"-f", "-c", log}, "--count cannot be used with --follow (a followed file never ends)"},
 		{[]string{"-f", "-z", log}, "--decompress cannot be used with --follow (a compressed stream is not read as it grows)"},
-		{[]string{"-f", log, log}, "--follow takes exactly one FILE, not 2"},
-		{[]string{"-f"}, "--follow takes exactly one FILE, not 0"},
-		{[]string{"-f", "-"}, "--follow takes a FILE, not standard input"},
+		{[]string{"-f"}, "--follow needs a FILE"},
+		{[]string{"-f", log, "-"}, "--follow takes a FILE, not standard input"},
+		{[]string{"--state", log, log}, "--state has no effect without --follow"},
 		{[]string{"--from-end", log}, "--from-end has no effect without --follow"},
 		{[]string{"-f", "--whole", log}, "--whole cannot be used with --follow without --limit (its one record would never end)"},
 		{[]string{"-f", "--progress", log}, "--progress cannot be used with --follow (a followed file has no end to show)"},
@@ -50,9 +50,13 @@ func TestFollowUsageErrors(t *testing.T) {
 	_, stderr, status := runCmd(t, "", "-f", dir)
 	assert.Equal(t, 1, status)
 	assert.Equal(t, "foreach: "+dir+": Is a directory\n", stderr)
-	_, stderr, status = runCmd(t, "", "-f", filepath.Join(dir, "missing"))
+	// A state file that is not one is refused before anything is read.
+	bad := filepath.Join(dir, "state")
+	require.NoError(t, os.WriteFile(bad, []byte("not a checkpoint\n"), 0o644))
+	stdout, stderr, status := runCmd(t, "", "-f", "--state", bad, log)
 	assert.Equal(t, 1, status)
-	assert.Equal(t, "foreach: "+filepath.Join(dir, "missing")+": No such file or directory\n", stderr)
+	assert.Empty(t, stdout)
+	assert.Equal(t, "foreach: "+bad+": line 1: follow: not a checkpoint: \"not a checkpoint\"\n", stderr)
 }
 
 // followProc is `foreach ARGS` running as a child process, its output on a pipe.
@@ -168,8 +172,8 @@ func TestFollowCommandThroughRotation(t *testing.T) {
 	p.expect(t, "     8\t8\n")
 
 	appendFile(t, h, "a record still being writ")
-	time.Sleep(100 * time.Millisecond) // likely read by then; it must not be printed either way
-	p.terminate(t, "")
+	waitRead(t, p.cmd.Process.Pid, name, 2+int64(len("a record still being writ")))
+	p.terminate(t, "") // read, and not printed: it is not a record yet
 }
 
 // --from-end: only what is appended after the start, and the flags that shape records
@@ -227,6 +231,34 @@ func waitFollowing(t *testing.T, pid int, name string) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the command did not open %s within %v", name, outputDeadline)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// waitRead waits until the process pid has read its open file name up to off (its
+// offset in /proc's fdinfo), skipping the test where there is no /proc.
+func waitRead(t *testing.T, pid int, name string, off int64) {
+	t.Helper()
+	fds := fmt.Sprintf("/proc/%d/fd", pid)
+	if _, err := os.Stat(fds); err != nil {
+		t.Skipf("no %s to see what the command has read: %v", fds, err)
+	}
+	deadline := time.Now().Add(outputDeadline)
+	for {
+		entries, _ := os.ReadDir(fds)
+		for _, e := range entries {
+			if target, _ := os.Readlink(filepath.Join(fds, e.Name())); target != name {
+				continue
+			}
+			info, _ := os.ReadFile(fmt.Sprintf("/proc/%d/fdinfo/%s", pid, e.Name()))
+			var pos int64
+			if _, err := fmt.Sscanf(string(info), "pos: %d", &pos); err == nil && pos >= off {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the command did not read %s to %d within %v", name, off, outputDeadline)
 		}
 		time.Sleep(time.Millisecond)
 	}

@@ -127,11 +127,11 @@ func (c *command) header(name string) {
 	if name == "-" {
 		name = "standard input" // as tail names it
 	}
-	if c.files > 1 { // the inputs opened so far, this one included: each got a header
+	if c.tot.files > 1 { // the inputs opened so far, this one included: each got a header
 		c.w.Write([]byte{'\n'})
 	}
 	c.w.Write([]byte("==> " + name + " <==\n"))
-	c.midLine = false
+	c.lines.midLine = false
 }
 
 // lastOfStream prints the last N records of an input read forward: a pipe, or

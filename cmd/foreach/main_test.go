@@ -259,15 +259,18 @@ func TestWriteErrorIsReported(t *testing.T) {
 }
 
 func TestAppendNumber(t *testing.T) {
-	assert.Equal(t, "     1\t", string(appendNumber(nil, 1)))
-	assert.Equal(t, "999999\t", string(appendNumber(nil, 999999)))
-	assert.Equal(t, "1234567\t", string(appendNumber(nil, 1234567)))
+	cat, grep := &lineNumber{}, &lineNumber{grep: true}
+	assert.Equal(t, "     1\t", string(cat.append(nil, 1)))
+	assert.Equal(t, "999999\t", string(cat.append(nil, 999999)))
+	assert.Equal(t, "1234567\t", string(cat.append(nil, 1234567)))
+	assert.Equal(t, "1:", string(grep.append(nil, 1)))
+	assert.Equal(t, "1234567:", string(grep.append(nil, 1234567)))
 }
 
-// lineNumber counts up in place and must always agree with appendNumber: across carries,
-// across the padding, past six digits, repeated numbers and jumps.
-func TestLineNumberCountsLikeAppendNumber(t *testing.T) {
-	var l lineNumber
+// lineNumber counts up in place and must always agree with append, in cat's form and in
+// grep's: across carries, across the padding (grep's has none), past six digits,
+// repeated numbers and jumps.
+func TestLineNumberCountsLikeAppend(t *testing.T) {
 	steps := []int64{1, 1, 2}
 	for n := int64(3); n <= 1_000_100; n++ {
 		steps = append(steps, n)
@@ -276,9 +279,12 @@ func TestLineNumberCountsLikeAppendNumber(t *testing.T) {
 			n += 6
 		}
 	}
-	for _, n := range steps {
-		if got, want := string(l.format(n)), string(appendNumber(nil, n)); got != want {
-			t.Fatalf("format(%d) = %q, want %q", n, got, want)
+	for _, grep := range []bool{false, true} {
+		l := lineNumber{grep: grep}
+		for _, n := range steps {
+			if got, want := string(l.format(n)), string(l.append(nil, n)); got != want {
+				t.Fatalf("grep %v: format(%d) = %q, want %q", grep, n, got, want)
+			}
 		}
 	}
 }

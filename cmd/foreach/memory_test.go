@@ -53,7 +53,7 @@ func TestBoundedMemoryHugeRecord(t *testing.T) {
 		{nil, "", ""},
 		{[]string{"-n"}, "     1\t", ""},
 		{[]string{"-H"}, name + ":", "\n"},
-		{[]string{"-n", "-H"}, name + ":     1\t", "\n"},
+		{[]string{"-n", "-H"}, name + ":1:", "\n"},
 		{[]string{"-C"}, "", "\n"},
 		{[]string{"--ors", `\r\n`}, "", "\r\n"},
 		{[]string{"-C", "--sep", `\r\n`, "--ors", ";"}, "", ";"},

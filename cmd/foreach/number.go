@@ -2,13 +2,14 @@ package main
 
 import "strconv"
 
-// lineNumber is -n's prefix, kept as the text cat -n writes: the number right-aligned
-// in 6 columns and a tab. Consecutive records have the same number or the next one,
-// so the text is counted up in place, a digit at a time as cat does, and formatted
-// afresh only for a jump.
+// lineNumber is -n's prefix, kept as the text it is written as: cat -n's, the number
+// right-aligned in 6 columns and a tab, or with -H grep -n's, the number and a colon.
+// Consecutive records have the same number or the next one, so the text is counted up
+// in place, a digit at a time as cat does, and formatted afresh only for a jump.
 type lineNumber struct {
-	n   int64
-	buf []byte // appendNumber(nil, n), with a capacity of at least 24; nil before the first number
+	grep bool // grep's form; fixed from the start
+	n    int64
+	buf  []byte // l.append(nil, n), with a capacity of at least 24; nil before the first number
 }
 
 // format returns the prefix for n, valid until the next call.
@@ -21,7 +22,7 @@ func (l *lineNumber) format(n int64) []byte {
 		if l.buf == nil {
 			l.buf = make([]byte, 0, 24) // room for any int64, and for word's 8 bytes
 		}
-		l.n, l.buf = n, appendNumber(l.buf[:0], n)
+		l.n, l.buf = n, l.append(l.buf[:0], n)
 	}
 	return l.buf
 }
@@ -29,7 +30,7 @@ func (l *lineNumber) format(n int64) []byte {
 // next moves the prefix on to the next number.
 func (l *lineNumber) next() {
 	l.n++
-	if d := &l.buf[len(l.buf)-2]; *d != '9' { // the last digit, before the tab
+	if d := &l.buf[len(l.buf)-2]; *d != '9' { // the last digit, before the tab or colon
 		*d++
 		return
 	}
@@ -50,16 +51,21 @@ func (l *lineNumber) carry() {
 			return
 		}
 	}
-	// The number has gained a digit beyond the padding.
-	l.buf = appendNumber(l.buf[:0], l.n)
+	// The number has gained a digit beyond the padding (grep's has none).
+	l.buf = l.append(l.buf[:0], l.n)
 }
 
 // word is the first 8 bytes of the prefix's array, for a caller that copies a prefix of
 // up to 8 bytes (numbers below 10,000,000) as one word and keeps len(buf) of them.
 func (l *lineNumber) word() [8]byte { return [8]byte(l.buf[:8]) }
 
-// appendNumber appends n right-aligned in 6 columns and a tab, as cat -n.
-func appendNumber(b []byte, n int64) []byte {
+// append appends the prefix for n: as cat -n, right-aligned in 6 columns and a tab;
+// as grep -n, the number and a colon.
+func (l *lineNumber) append(b []byte, n int64) []byte {
+	if l.grep {
+		b = strconv.AppendInt(b, n, 10)
+		return append(b, ':')
+	}
 	var d [20]byte
 	s := strconv.AppendInt(d[:0], n, 10)
 	for i := len(s); i < 6; i++ {

@@ -22,33 +22,32 @@ type printer struct {
 	term []byte
 	// sep is the separator that ends every record of a run from Runs, so that a run
 	// is cut into its records by searching for it; nil when records come one at a time.
-	sep    []byte
-	line   int64 // the input's line number before the current record (LineNo)
-	first  bool  // nothing of the input is written yet
-	inside bool  // the last piece was Partial: the next one continues its record
-	length int   // bytes of the current record so far, for --stats
+	sep  []byte
+	line int64 // the input's line number before the current record (LineNo)
+	// base is the number -n gives the line before the input's first: with -H, 0, as
+	// grep numbers each file's lines from 1; else the lines numbered in earlier inputs,
+	// less one when the input's first line continues the last of them, as with cat -n.
+	base   int64
+	first  bool // nothing of the input is written yet
+	inside bool // the last piece was Partial: the next one continues its record
+	length int  // bytes of the current record so far, for --stats
 	tail   endTail
 }
 
 // print writes the records of one input with their prefixes and terminators.
 func (c *command) print(in *input) {
-	r := linereader.New(in.src, c.cfg.opt)
+	r := c.reader(in.src)
 	defer r.Close()
 	c.printRecords(in.name, r)
 }
 
-// printRecords writes the records of r, the input name, with their prefixes and
-// terminators. Records come whole in runs (Runs) when each ends at its separator and
-// nothing is cut from it; one at a time otherwise (Pieces), or whole (Views) with
-// --max-record, which refuses a record before any of it is written, in memory bounded
-// by the limit, and with -f, which must not print a record still being written. Runs
-// and Pieces pass a record longer than the buffer on a piece at a time, in bounded
-// memory: the prefixes go before its first piece, and --ors or the terminator after
-// its last.
-func (c *command) printRecords(name string, r *linereader.Reader) {
+// newPrinter returns the printer of the records of r, the input name.
+func (c *command) newPrinter(name string, r *linereader.Reader) *printer {
 	p := &printer{c: c, r: r, ors: c.cfg.ors, first: true, endAll: c.cfg.withName || c.cfg.follow}
 	if c.cfg.withName {
 		p.label = []byte(displayName(name) + ":")
+	} else {
+		p.base = c.lines.base
 	}
 	sep := c.cfg.opt.Sep
 	if len(sep) == 0 {
@@ -60,6 +59,23 @@ func (c *command) printRecords(name string, r *linereader.Reader) {
 		if c.cfg.opt.Paragraph || c.cfg.opt.Whole {
 			p.term = []byte{'\n'}
 		}
+	}
+	return p
+}
+
+// printRecords writes the records of r, the input name, with their prefixes and
+// terminators. Records come whole in runs (Runs) when each ends at its separator and
+// nothing is cut from it; one at a time otherwise (Pieces), or whole (Views) with
+// --max-record, which refuses a record before any of it is written, in memory bounded
+// by the limit, and with -f, which must not print a record still being written. Runs
+// and Pieces pass a record longer than the buffer on a piece at a time, in bounded
+// memory: the prefixes go before its first piece, and --ors or the terminator after
+// its last.
+func (c *command) printRecords(name string, r *linereader.Reader) {
+	p := c.newPrinter(name, r)
+	sep := c.cfg.opt.Sep
+	if len(sep) == 0 {
+		sep = []byte{'\n'}
 	}
 	records := r.Pieces()
 	switch {
@@ -79,7 +95,9 @@ func (c *command) printRecords(name string, r *linereader.Reader) {
 			break
 		}
 	}
-	c.lineBase += p.line
+	if !c.cfg.withName {
+		c.lines.base = p.base + p.line
+	}
 	c.done(name, r)
 }
 
@@ -94,7 +112,7 @@ func (p *printer) piece(piece []byte) {
 		p.tail.add(piece, len(p.term))
 		return
 	}
-	p.c.longest = max(p.c.longest, p.length+len(piece))
+	p.c.tot.record(p.length + len(piece))
 	p.length = 0
 	p.end(p.tail.endsWith(piece, p.term))
 	p.tail.reset()
@@ -102,39 +120,37 @@ func (p *printer) piece(piece []byte) {
 }
 
 // run writes a run of whole records, each ending with p.sep but an unterminated last
-// record of the input. It cuts and prefixes them in the output buffer itself, as cat
-// -n does: a call per record to write a prefix, a record and a terminator would cost
-// more than the appends.
+// record of the input.
 func (p *printer) run(run []byte) {
-	c, w := p.c, p.c.w
 	if p.first {
 		// The first record may continue the previous input's last line.
 		rec, rest, ended := cut(run, p.sep)
 		p.whole(rec, ended)
 		run = rest
 	}
-	number := c.cfg.number
-	if number {
-		c.num.format(c.lineBase + p.line) // so that next gives the number of the next line
+	if p.c.cfg.number {
+		p.c.lines.num.format(p.base + p.line) // so that next gives the number of the next line
 	}
+	if ended, wrote := p.records(run); wrote {
+		p.c.lines.midLine = !ended && p.ors == nil && !p.endAll
+	}
+	p.line = p.r.LineNo()
+}
+
+// records writes the records of run, each with its prefixes and terminator, and
+// reports whether the last one written ended with p.sep, and whether any was written.
+// It cuts and prefixes them in the output buffer itself, as cat -n does: a call per
+// record to write a prefix, a record and a terminator would cost more than the appends.
+func (p *printer) records(run []byte) (ended, wrote bool) {
+	c, w, num := p.c, p.c.w, &p.c.lines.num
+	number := c.cfg.number
 	label, ors, sep := p.label, p.ors, p.sep
 	buf := w.buf
-	ended := true // the last record written ends with sep
-	wrote := false
+	ended = true
 	for ; len(run) > 0; wrote = true {
-		var i int
-		if len(sep) == 1 {
-			i = bytes.IndexByte(run, sep[0])
-		} else {
-			i = bytes.Index(run, sep)
-		}
-		n := len(run)
-		if ended = i >= 0; ended {
-			n = i + len(sep)
-		}
-		rec := run[:n]
-		run = run[n:]
-		if need := len(label) + len(c.num.buf) + len(rec) + len(ors) + len(sep) + 1; need > cap(buf)-len(buf) {
+		var rec []byte
+		rec, run, ended = cut(run, sep)
+		if need := len(label) + len(num.buf) + len(rec) + len(ors) + len(sep) + 1; need > cap(buf)-len(buf) {
 			w.buf = buf
 			if buf = w.room(need); buf == nil {
 				p.whole(rec, ended) // larger than the buffer, or the output failed
@@ -144,14 +160,14 @@ func (p *printer) run(run []byte) {
 		}
 		buf = append(buf, label...)
 		if number {
-			c.num.next()
-			if n := len(c.num.buf); n <= 8 {
+			num.next()
+			if n := len(num.buf); n <= 8 {
 				// One 8-byte store instead of a call to copy 7 bytes: need left room
 				// for it, and the record overwrites the byte past the prefix.
-				*(*[8]byte)(buf[len(buf) : len(buf)+8]) = c.num.word()
+				*(*[8]byte)(buf[len(buf) : len(buf)+8]) = num.word()
 				buf = buf[:len(buf)+n]
 			} else {
-				buf = append(buf, c.num.buf...)
+				buf = append(buf, num.buf...)
 			}
 		}
 		buf = append(buf, rec...)
@@ -161,16 +177,11 @@ func (p *printer) run(run []byte) {
 		case !ended && p.endAll:
 			buf = append(buf, sep...) // without --ors, term is sep
 		}
-		if len(rec) > c.longest {
-			c.longest = len(rec)
-		}
+		c.tot.longest = max(c.tot.longest, len(rec))
 		p.line++
 	}
 	w.buf = buf
-	if wrote {
-		c.midLine = !ended && p.ors == nil && !p.endAll
-	}
-	p.line = p.r.LineNo()
+	return ended, wrote
 }
 
 // cut splits off the first record of run: up to and including the first sep, or all of
@@ -193,7 +204,7 @@ func cut(run, sep []byte) (rec, rest []byte, ended bool) {
 func (p *printer) whole(rec []byte, ended bool) {
 	p.begin()
 	p.c.w.Write(rec)
-	p.c.longest = max(p.c.longest, len(rec))
+	p.c.tot.record(len(rec))
 	p.line++
 	p.end(ended) // without --ors, term is sep
 }
@@ -205,8 +216,8 @@ func (p *printer) begin() {
 	c := p.c
 	if p.first {
 		p.first = false
-		if c.midLine {
-			c.lineBase--
+		if c.lines.midLine {
+			p.base--
 			return
 		}
 	}
@@ -216,7 +227,7 @@ func (p *printer) begin() {
 	if c.cfg.number {
 		// The record belongs to line p.line+1, whether it completes it or is a piece
 		// cut by --limit (which does not advance LineNo).
-		c.w.Write(c.num.format(c.lineBase + p.line + 1))
+		c.w.Write(c.lines.num.format(p.base + p.line + 1))
 	}
 }
 
@@ -231,7 +242,7 @@ func (p *printer) end(ended bool) {
 		p.c.w.Write(p.term)
 		ended = true
 	}
-	p.c.midLine = !ended
+	p.c.lines.midLine = !ended
 }
 
 // endTail keeps the last bytes of a record that comes in pieces, as many as the

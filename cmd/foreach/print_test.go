@@ -16,13 +16,16 @@ import (
 
 // printModel is what -n, -H and --ors print for a sequence of inputs, written as simply
 // as it can be: each input cut after every separator, each record prefixed and ended
-// as cat -n and grep -H do. An unterminated last record runs on into the next input's
-// first record, which then has no prefix of its own (without -H or --ors, which end
-// every record).
+// as cat -n, grep -H and grep -Hn do (with -H, numbered from 1 in each input). An
+// unterminated last record runs on into the next input's first record, which then has
+// no prefix of its own (without -H or --ors, which end every record).
 func printModel(inputs [][]byte, names []string, sep []byte, number, withName bool, ors []byte) []byte {
 	var out []byte
 	line, midLine := 0, false
 	for f, in := range inputs {
+		if withName {
+			line = 0
+		}
 		var records [][]byte
 		for len(in) > 0 {
 			n := len(in)
@@ -38,7 +41,10 @@ func printModel(inputs [][]byte, names []string, sep []byte, number, withName bo
 				if withName {
 					out = append(out, names[f]+":"...)
 				}
-				if number {
+				switch {
+				case number && withName:
+					out = fmt.Appendf(out, "%d:", line+1)
+				case number:
 					out = fmt.Appendf(out, "%6d\t", line+1)
 				}
 			}

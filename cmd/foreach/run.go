@@ -39,6 +39,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		stdout: stdout,
 		stderr: stderr,
 		start:  time.Now(),
+		lines:  numbering{num: lineNumber{grep: cfg.withName}}, // -H -n numbers as grep -Hn
 	}
 	return c.run()
 }
@@ -56,21 +57,10 @@ type command struct {
 	stopped bool // standard output is closed or failing: stop quietly
 	start   time.Time
 
-	// Totals for --stats and -c.
-	files   int
-	records int64
-	bytes   int64 // read, decompressed
-	// With -z: the files that were compressed, their compressed and decompressed bytes.
-	compressedFiles int
-	compressedIn    int64
-	compressedOut   int64
-	longest         int   // the longest record, measured here: Pieces and Runs report pieces and runs
-	grows           int   // buffer growths
-	total           int64 // -c: the records of the files counted so far
-
-	lineBase int64      // -n: lines numbered in earlier files (cat -n keeps counting)
-	num      lineNumber // -n: the last number written
-	midLine  bool       // the last record written has no terminator: the next file's first line continues it
+	out   stdoutFile
+	rd    reuse     // the Reader of every input but a followed one
+	tot   totals    // the figures of the inputs read so far, for --stats and -c's total
+	lines numbering // -n's state across inputs
 }
 
 func (c *command) run() int {
@@ -79,14 +69,17 @@ func (c *command) run() int {
 		names = []string{"-"}
 	}
 	c.startProgress(names)
+	if c.cfg.follow {
+		c.followAll(names)
+	}
 	for _, name := range names {
-		c.file(name)
-		if c.stopped {
-			break
+		if c.cfg.follow || c.stopped {
+			break // -f: followAll read every file
 		}
+		c.file(name)
 	}
 	if c.cfg.count && len(names) > 1 {
-		c.printf("%d total\n", c.total)
+		c.printf("%d total\n", c.tot.counted)
 	}
 	c.flush()
 	c.finishProgress()
@@ -110,10 +103,6 @@ type input struct {
 
 // file processes one named input ("-" is standard input), reporting its errors.
 func (c *command) file(name string) {
-	if c.cfg.follow {
-		c.follow(name)
-		return
-	}
 	in, err := c.open(name)
 	if err != nil {
 		c.fail(name, err)
@@ -122,7 +111,7 @@ func (c *command) file(name string) {
 	if in.opened {
 		defer in.file.Close()
 	}
-	c.files++
+	c.tot.files++
 	if c.bar != nil {
 		c.bar.Describe(displayName(name))
 		in.src = &progressReader{r: in.src, bar: c.bar}
@@ -153,11 +142,16 @@ func (c *command) open(name string) (*input, error) {
 	if name == "-" {
 		in.file, _ = c.stdin.(*os.File)
 	} else {
-		// Opening a FIFO waits for a writer: what earlier files produced is written first.
-		if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() {
-			c.flush()
+		// Opening a FIFO waits for a writer: what earlier files produced is written
+		// first. With nothing pending, the file need not be looked at first.
+		open := openRegular
+		if c.w.Buffered() > 0 {
+			if fi, err := os.Stat(name); err != nil || !fi.Mode().IsRegular() {
+				c.flush()
+				open = os.Open
+			}
 		}
-		f, err := os.Open(name)
+		f, err := open(name)
 		if err != nil {
 			return nil, err
 		}
@@ -192,12 +186,10 @@ var errInputIsOutput = errors.New("input file is output file")
 // intoItself reports whether the input is the regular file standard output writes to,
 // with bytes left to read: as cat, the command refuses to print it.
 func (c *command) intoItself(in *input) bool {
-	out, ok := c.stdout.(*os.File)
-	if !ok || in.size <= 0 {
+	if in.size <= 0 {
 		return false
 	}
-	oi, err := out.Stat()
-	if err != nil || !oi.Mode().IsRegular() || !os.SameFile(oi, in.info) {
+	if _, oi := c.outFile(); oi == nil || !oi.Mode().IsRegular() || !os.SameFile(oi, in.info) {
 		return false
 	}
 	pos, err := in.file.Seek(0, io.SeekCurrent)
@@ -237,15 +229,7 @@ func (f *flushReader) Read(p []byte) (int, error) {
 // any, is reported under its name (not once the output has stopped: the input was cut
 // short on purpose); trailing data after compressed streams is a warning.
 func (c *command) done(name string, r *linereader.Reader) {
-	st := r.Stats()
-	c.records += st.Records
-	c.bytes += st.Bytes
-	if st.Format != "" {
-		c.compressedFiles++
-		c.compressedIn += st.CompressedBytes
-		c.compressedOut += st.Bytes
-	}
-	c.grows += st.Buffer.Grows
+	c.tot.add(c.stats(r))
 	if err := r.Err(); err != nil && !c.stopped && !c.warnTrailing(name, err) {
 		c.fail(name, err)
 	}

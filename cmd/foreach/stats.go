@@ -15,22 +15,22 @@ import (
 // "(1 compressed file: 120 MiB decompressed to 1.2 GiB, ratio 10.2)".
 func (c *command) printStats() {
 	elapsed := time.Since(c.start)
-	size := humanize.IBytes(uint64(c.bytes))
-	if c.compressedFiles > 0 {
+	size := humanize.IBytes(uint64(c.tot.bytes))
+	if c.tot.compressedFiles > 0 {
 		// -z: what the compressed inputs took on disk against what they gave.
 		size += fmt.Sprintf(" (%s: %s decompressed to %s, ratio %.1f)",
-			plural(int64(c.compressedFiles), "compressed file"),
-			humanize.IBytes(uint64(c.compressedIn)), humanize.IBytes(uint64(c.compressedOut)),
-			float64(c.compressedOut)/float64(max(c.compressedIn, 1)))
+			plural(int64(c.tot.compressedFiles), "compressed file"),
+			humanize.IBytes(uint64(c.tot.compressedIn)), humanize.IBytes(uint64(c.tot.compressedOut)),
+			float64(c.tot.compressedOut)/float64(max(c.tot.compressedIn, 1)))
 	}
 	fmt.Fprintf(c.stderr, "foreach: %s, %s, %s, longest record %s, %s, %s, %s\n",
-		plural(int64(c.files), "file"),
-		plural(c.records, "record"),
+		plural(int64(c.tot.files), "file"),
+		plural(c.tot.records, "record"),
 		size,
-		formatSize(c.longest),
-		plural(int64(c.grows), "buffer growth"),
+		formatSize(c.tot.longest),
+		plural(int64(c.tot.grows), "buffer growth"),
 		formatDuration(elapsed),
-		formatRate(c.bytes, elapsed),
+		formatRate(c.tot.bytes, elapsed),
 	)
 }
 

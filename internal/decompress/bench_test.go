@@ -19,8 +19,8 @@ import (
 	ulikunitz "github.com/ulikunitz/xz"
 
 	"github.com/foreachio/foreach/benchmarks"
-	"github.com/foreachio/foreach/internal/decompress"
 	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/decompress"
 )
 
 // The benchmarks decode real text (the Go distribution's .go files

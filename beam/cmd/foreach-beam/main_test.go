@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/foreachio/foreach/beam/internal/fakestore"
-	"github.com/foreachio/foreach/linereader"
 	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/linereader"
 )
 
 // The job runs in this process on Prism, as the command does by default.

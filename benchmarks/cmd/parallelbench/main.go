@@ -1,4 +1,4 @@
-// Command parallelbench measures linereader.ForeachParallel and linereader.Map against
+// Command parallelbench measures parallel.Foreach, parallel.Map and parallel.Fold against
 // the sequential loops a program would otherwise write, the way a program runs them:
 // one process, each contender a plain loop over a whole file, the two contenders of a
 // pair run one after the other in alternating order, no garbage collection forced
@@ -11,11 +11,15 @@
 // The loop body is either heavy (-passes FNV-1a passes over each record) or light (the
 // record's length and first byte). Every contender's record count and checksum (the sum
 // of the body's results) is checked against bufio.Scanner's before anything is timed.
+// A word count of each file (words split at ASCII white space, counted in a map) compares
+// Fold with Foreach feeding one map behind a mutex and with a sequential Lines loop, each
+// count checked equal to the sequential one first.
 // The output is Markdown, for benchmarks/results/parallel.md (benchmarks/parallel.sh).
 package main
 
 import (
 	"bufio"
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -27,6 +31,7 @@ import (
 
 	"github.com/foreachio/foreach/internal/cputime"
 	"github.com/foreachio/foreach/linereader"
+	"github.com/foreachio/foreach/parallel"
 )
 
 // passes is how many FNV-1a passes the heavy body makes over each record.
@@ -104,10 +109,10 @@ var linesLoop = contender{"Lines", func(path string, body func([]byte) uint64) (
 
 // foreachParallel sums the body's results as a caller would, with atomic adds.
 func foreachParallel(workers int) contender {
-	return contender{fmt.Sprintf("ForeachParallel(%d)", workers), func(path string, body func([]byte) uint64) (result, error) {
+	return contender{fmt.Sprintf("Foreach(%d)", workers), func(path string, body func([]byte) uint64) (result, error) {
 		var records atomic.Int64
 		var sum atomic.Uint64
-		err := linereader.ForeachParallel(path, opt, workers, func(rec []byte, _ int64) error {
+		err := parallel.Foreach(context.Background(), path, opt, workers, func(rec []byte, _ int64) error {
 			sum.Add(body(rec))
 			records.Add(1)
 			return nil
@@ -125,7 +130,7 @@ func mapLoop(workers int) contender {
 		}
 		defer r.Close()
 		var res result
-		for v := range linereader.Map(r, workers, body) {
+		for v := range parallel.Map(context.Background(), r, workers, body) {
 			res.sum += v
 			res.records++
 		}
@@ -193,7 +198,11 @@ func main() {
 			fmt.Fprintf(os.Stderr, "parallelbench: want LABEL=FILE, got %q\n", arg)
 			os.Exit(2)
 		}
-		if err := corpus(label, path, rows, *pairs); err != nil {
+		err := corpus(label, path, rows, *pairs)
+		if err == nil {
+			err = wordCount(label, path, *pairs)
+		}
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "parallelbench: %s: %v\n", label, err)
 			failed = true
 		}
@@ -241,7 +250,7 @@ func corpus(label, path string, rows []row, pairs int) error {
 	fmt.Println("| body | base | contender | base wall | contender wall | wall ratio | base CPU | contender CPU | CPU ratio | goal | met |")
 	fmt.Println("|---|---|---|---:|---:|---:|---:|---:|---:|---|---|")
 	for _, rw := range rows {
-		if err := measure(path, rw, bodies[rw.body], pairs); err != nil {
+		if err := measureRow(path, rw, bodies[rw.body], pairs, true); err != nil {
 			return err
 		}
 	}
@@ -276,8 +285,9 @@ func verify(path string, rows []row, bodies map[string]func([]byte) uint64) erro
 	return nil
 }
 
-// measure runs the pairs of one row and prints it.
-func measure(path string, rw row, body func([]byte) uint64, pairs int) error {
+// measureRow runs the pairs of one row and prints it, with its body and goal columns
+// when withBody is set.
+func measureRow(path string, rw row, body func([]byte) uint64, pairs int, withBody bool) error {
 	var base, other []sample
 	var wallRatio, cpuRatio []float64
 	for i := range pairs {
@@ -316,8 +326,13 @@ func measure(path string, rw row, body func([]byte) uint64, pairs int) error {
 		}
 		met = map[bool]string{true: "yes", false: "**no**"}[ok]
 	}
-	fmt.Printf("| %s | %s | %s | %s | %s | %.2f× | %s | %s | %s | %s | %s |\n",
-		rw.body, rw.base.name, rw.other.name, ms(bw), ms(ow), wr, ms(bc), ms(oc), ratio(cr, len(cpuRatio)), goal, met)
+	cells := fmt.Sprintf("%s | %s | %s | %s | %.2f× | %s | %s | %s",
+		rw.base.name, rw.other.name, ms(bw), ms(ow), wr, ms(bc), ms(oc), ratio(cr, len(cpuRatio)))
+	if withBody {
+		fmt.Printf("| %s | %s | %s | %s |\n", rw.body, cells, goal, met)
+	} else {
+		fmt.Printf("| %s |\n", cells)
+	}
 	return nil
 }
 

@@ -1,0 +1,34 @@
+// Package follow reads a file as it grows, record by record, as tail -F does: across
+// log rotation (the file renamed away and created anew, however quickly), truncation in
+// place, and a restart of the program (a Checkpoint). It is built on linereader's
+// exported contract alone: a Reader here is a linereader.Reader whose source waits at
+// the end of the data.
+//
+//	r, err := follow.Open(ctx, "/var/log/app.log", linereader.Options{Chomp: true},
+//		follow.Options{Resume: saved}) // saved: a *Checkpoint from an earlier run, or nil
+//	if err != nil {
+//		log.Fatal(err)
+//	}
+//	defer r.Close()
+//	for line := range r.Lines() {
+//		handle(line)
+//		cp := r.Checkpoint() // store cp.MarshalText() once handled, to go on from there
+//	}
+//
+// # What is guaranteed
+//
+// Every complete record written to a file while it has the name, or after it was
+// rotated away until something is written to the file after it, is yielded once, whole,
+// in order, with its offset in its own file and its line number across files. A file
+// is known by its identity (device and inode, and its first bytes), so every file that
+// had the name is read in turn, oldest first, even when several rotations come between
+// two looks. A Checkpoint names the file and the offset; resuming from it finds the
+// file again if it was rotated, renamed or compressed while the program was down. What
+// can still be lost is said in the project's docs/follow.md.
+//
+// # Goroutines
+//
+// Open starts one goroutine, the watcher (with notifications, the notification library
+// runs one of its own); Close, or ctx being done, ends them. The loop itself runs on the
+// caller's goroutine.
+package follow

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package follow
+
+import "os"
+
+// fileID reports that this platform gives no device and inode through os.FileInfo:
+// files are known by their content alone (and by os.SameFile while they are open).
+func fileID(os.FileInfo) (devIno, bool) { return devIno{}, false }

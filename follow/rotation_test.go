@@ -1,0 +1,86 @@
+package follow
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/foreachio/foreach/linereader"
+)
+
+// rotatingWriter appends records "0\n", "1\n", … to name, one write each, and rotates
+// every `every` records without waiting for anyone, as a busy logger under a fast
+// rotation does: the file renamed away (to a unique name, or shifting the numbered ones
+// up as logrotate does), a new one created at the name, the old one closed.
+func rotatingWriter(name string, n, every int, shift bool) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	rotations := 0
+	for i := range n {
+		if i > 0 && i%every == 0 {
+			rotations++
+			if err := rotate(name, rotations, shift); err != nil {
+				return err
+			}
+			g, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+			if err != nil {
+				return err
+			}
+			f.Close()
+			f = g
+		}
+		if _, err := f.WriteString(strconv.Itoa(i) + "\n"); err != nil {
+			return err
+		}
+	}
+	return f.Close()
+}
+
+// rotate renames name away for the k-th rotation: to name.k, or, shifting, name.1 after
+// every name.j has become name.j+1.
+func rotate(name string, k int, shift bool) error {
+	if !shift {
+		return os.Rename(name, fmt.Sprintf("%s.%d", name, k))
+	}
+	for j := k - 1; j >= 1; j-- {
+		if err := os.Rename(fmt.Sprintf("%s.%d", name, j), fmt.Sprintf("%s.%d", name, j+1)); err != nil {
+			return err
+		}
+	}
+	return os.Rename(name, name+".1")
+}
+
+// Regression test for the loss of whole files under fast rotation (round 3 knew the
+// file by its name, and skipped every file rotated between two looks): a writer rotates
+// every 100 records as fast as it can, with unique names and with numbered shifting, and
+// the follower yields every record once, in order.
+func TestFollowFastRotationLosesNothing(t *testing.T) {
+	for _, shift := range []bool{false, true} {
+		t.Run(fmt.Sprintf("shift=%v", shift), func(t *testing.T) {
+			modes(t, func(t *testing.T, notify bool) {
+				const n, every = 10000, 100
+				name := filepath.Join(t.TempDir(), "app.log")
+				write(t, logFile(t, name), "")
+				tl := startTailer(t, t.Context(), name, linereader.Options{Chomp: true}, Options{Poll: testPoll}, notify).run()
+				done := make(chan error, 1)
+				go func() { done <- rotatingWriter(name, n, every, shift) }()
+				for i := range n {
+					got, ok := tl.next(t)
+					if !ok {
+						t.Fatalf("the loop ended at record %d (Err %v)", i, tl.err)
+					}
+					if got.rec != strconv.Itoa(i) || got.line != int64(i+1) {
+						t.Fatalf("record %d is %+v", i, got)
+					}
+				}
+				if err := <-done; err != nil {
+					t.Fatal(err)
+				}
+			})
+		})
+	}
+}

@@ -1,0 +1,309 @@
+package parallel
+
+import (
+	"context"
+	"io"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/foreachio/foreach/internal/decompress"
+	"github.com/foreachio/foreach/linereader"
+)
+
+// recordFunc is what a worker calls for each record: Foreach's fn, or Fold's step.
+type recordFunc func(rec []byte, off int64) error
+
+// worker makes the recordFunc of one worker, on that worker's goroutine before its first
+// record, and the done to call once it has had its last record without failing.
+type worker func() (fn recordFunc, done func())
+
+const (
+	// A regular file is cut into about sectionsPerWorker sections per worker, taken in
+	// turn by whichever worker is free, so that a worker held up by a few huge records,
+	// by a costly stretch of records or by other load on the machine leaves the rest of
+	// the file to the others. No section is shorter than minSection, unless that would
+	// leave a worker without one.
+	sectionsPerWorker = 8
+	minSection        = 64 << 10
+)
+
+// Foreach calls fn on every record of the named file from `workers` goroutines at once
+// (workers < 1 means GOMAXPROCS). Records reach fn in no particular order, each a copy
+// fn may keep, with the input offset of its first byte. The first error from the input
+// or from fn stops every worker and is returned. When ctx is done the workers stop and
+// Foreach returns ctx's error, also while a read of a FIFO or a terminal is waiting for
+// input. A panic in fn is raised again in the caller's goroutine once the workers have
+// stopped, as a *Panic holding the value and the panicking goroutine's stack; a
+// runtime.Goexit in fn is done again in the caller. No goroutine outlives the call.
+//
+// fn is called concurrently: it must be safe for that, and it is what makes the call pay.
+// Use it when fn costs more than reading the record (parsing, matching, hashing). To
+// aggregate (count, sum, group), use Fold: shared state behind a lock costs more than a
+// second core gives.
+//
+// With workers == 1, or GOMAXPROCS 1, the file is read in the caller's goroutine and no
+// goroutine is started: fn sees the records in input order. Otherwise:
+//
+//   - Records are exactly those of a sequential read with the same options, each given
+//     to fn once, with the Offset a sequential Reader reports for it.
+//   - A regular file read with splittable options (Options.Splittable) is cut into
+//     sections (linereader.Partition), several per worker, each read by a Reader of its
+//     own (linereader.NewSection), so that a record never moves between cores. It is
+//     read up to the size it has when Foreach opens it: bytes appended meanwhile are
+//     not read.
+//   - Any other input (compressed, Paragraph, Whole, Limit, a self-overlapping Sep, a
+//     FIFO, a device) is read by one goroutine and handed to the workers in batches
+//     sized to a small slice of fn's time, down to a single record when fn is slow;
+//     memory in flight is a few batches per worker and the Reader's buffer. From a FIFO
+//     or a terminal, the records read so far go to the workers before each read that
+//     may wait, so that a record never waits for input that has yet to come.
+//   - On an error or a panic, records after the failing one may have been given to fn
+//     (by other workers) and records before it may not have been: only a sequential
+//     loop stops at an exact record. The error returned is the first to happen.
+func Foreach(ctx context.Context, name string, opt linereader.Options, workers int, fn func(rec []byte, off int64) error) error {
+	return run(ctx, name, opt, workers, func() (recordFunc, func()) { return fn, nil })
+}
+
+// numWorkers is the number of workers asked for: workers < 1 means GOMAXPROCS.
+func numWorkers(workers int) int {
+	if workers < 1 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return workers
+}
+
+// run is Foreach and Fold: it reads the named file by the path that fits, and reports
+// ctx's error if ctx was done before the end, whether or not a worker saw it.
+func run(ctx context.Context, name string, opt linereader.Options, workers int, w worker) error {
+	err := read(ctx, name, opt, workers, w)
+	if err == nil {
+		err = ctx.Err()
+	}
+	return err
+}
+
+// read opens the named file and reads it by the path that fits.
+func read(ctx context.Context, name string, opt linereader.Options, workers int, w worker) error {
+	if err := opt.Validate(); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return err
+	}
+	workers = numWorkers(workers)
+	var src io.Reader = f
+	if st.Mode().IsRegular() {
+		// The bytes of the file as it is now, whichever way it is read.
+		sized := io.NewSectionReader(f, 0, st.Size())
+		src = sized
+		if workers > 1 && sectionable(sized, opt) {
+			defer f.Close()
+			return inSections(ctx, sized, st.Size(), opt, workers, w)
+		}
+	}
+	in := input{f: f, src: src, blocking: !st.Mode().IsRegular()}
+	if workers == 1 {
+		return inline(ctx, in, opt, w)
+	}
+	return inBatches(ctx, in, opt, workers, w)
+}
+
+// sectionable reports whether ra can be read in sections with opt: splittable options,
+// and input that Decompress does not decompress.
+func sectionable(ra io.ReaderAt, opt linereader.Options) bool {
+	if opt.Splittable() != nil {
+		return false
+	}
+	if opt.Decompress {
+		var header [16]byte
+		n, _ := ra.ReadAt(header[:], 0)
+		return decompress.Detect(header[:n]) == decompress.None
+	}
+	return true
+}
+
+// input is a file read from start to end by one goroutine.
+type input struct {
+	f        *os.File
+	src      io.Reader // f, or its first bytes (a regular file, up to its size at the open)
+	blocking bool      // a read of f may wait for input indefinitely (a FIFO, a terminal)
+}
+
+// haltOn makes the group halt with ctx's error when ctx is done; the returned stop
+// ends that watch.
+func haltOn(ctx context.Context, g *group) (stop func() bool) {
+	g.ctxDone = ctx.Done()
+	return context.AfterFunc(ctx, func() { g.fail(ctx.Err()) })
+}
+
+// closer returns a Close of f that runs once and whose result every call returns: a
+// halt closes the file to end a read waiting on it, and the end of the call closes it
+// too.
+func closer(f *os.File) func() error { return sync.OnceValue(f.Close) }
+
+// inline is a call with one worker: the caller's goroutine reads and calls fn, in input
+// order.
+func inline(ctx context.Context, in input, opt linereader.Options, w worker) error {
+	closeFile := closer(in.f)
+	defer closeFile() // also when fn panics
+	g := newGroup(func() {
+		if in.blocking {
+			closeFile() // ends a read waiting for input
+		}
+	})
+	defer haltOn(ctx, g)()
+	guard(func() {
+		fn, done := w()
+		r := linereader.New(in.src, opt)
+		for rec := range r.Views() {
+			if g.over() {
+				return
+			}
+			if err := fn(clone(rec), r.Offset()); err != nil {
+				g.fail(err)
+				return
+			}
+		}
+		if err := r.Err(); err != nil {
+			g.fail(err)
+		} else if done != nil {
+			done()
+		}
+	})
+	return finish(g, closeFile)
+}
+
+// finish returns the group's result once its goroutines have stopped, or the error of
+// closing the file when there was none.
+func finish(g *group, closeFile func() error) error {
+	err := g.wait()
+	if cerr := closeFile(); err == nil && !g.halted.Load() {
+		err = cerr
+	}
+	return err
+}
+
+// inSections reads [0, size) of ra in sections, `workers` goroutines each taking the
+// next section not yet taken until none is left or the group halts.
+func inSections(ctx context.Context, ra io.ReaderAt, size int64, opt linereader.Options, workers int, w worker) error {
+	spans := linereader.Partition(size, sectionCount(size, workers))
+	g := newGroup(nil)
+	defer haltOn(ctx, g)()
+	var next atomic.Int64 // the next span to take
+	for range min(workers, len(spans)) {
+		g.run(func() {
+			fn, done := w()
+			for !g.over() {
+				k := next.Add(1) - 1
+				if k >= int64(len(spans)) {
+					if done != nil {
+						done()
+					}
+					return
+				}
+				if err := readSection(ra, spans[k], opt, g, fn); err != nil {
+					g.fail(err)
+					return
+				}
+			}
+		})
+	}
+	return g.wait()
+}
+
+// sectionCount is how many sections a file of size bytes is cut into for `workers`.
+func sectionCount(size int64, workers int) int {
+	n := int64(workers) * sectionsPerWorker
+	n = min(n, max(int64(workers), size/minSection))
+	return int(n)
+}
+
+// readSection calls fn on each record of the section sp of ra. Its Reader's buffer is no
+// larger than the section needs at first: a small section of a small file then costs
+// little more than its bytes.
+func readSection(ra io.ReaderAt, sp linereader.Span, opt linereader.Options, g *group, fn recordFunc) error {
+	size := opt.BufferSize
+	if size == 0 {
+		size = linereader.DefaultBufferSize
+	}
+	opt.BufferSize = int(min(int64(size), max(sp.End-sp.Start, 4<<10)))
+	r := linereader.NewSection(ra, sp.Start, sp.End, opt)
+	for rec := range r.Views() {
+		if g.over() {
+			return nil
+		}
+		if err := fn(clone(rec), r.Offset()); err != nil {
+			return err
+		}
+	}
+	return r.Err()
+}
+
+// inBatches reads in.src on one goroutine and hands its records to `workers` goroutines
+// in batches. From a blocking input, batched records are handed on before each read
+// that may wait, and a halt closes the file, which ends a read waiting on it.
+func inBatches(ctx context.Context, in input, opt linereader.Options, workers int, w worker) error {
+	closeFile := closer(in.f)
+	defer closeFile() // also when fn panics
+	g := newGroup(func() {
+		if in.blocking {
+			closeFile()
+		}
+	})
+	defer haltOn(ctx, g)()
+	work := make(chan *batch, workers)
+	pool := make(batchPool, 2*workers+1)
+	size := sizer{target: batchTime}
+	for range workers {
+		g.run(func() { batchWorker(g, work, pool, &size, w) })
+	}
+	g.run(func() {
+		defer close(work)
+		fe := &feeder{g: g, size: &size, pool: pool, offsets: true, flushEarly: in.blocking, send: func(b *batch) bool {
+			select {
+			case work <- b:
+				return true
+			case <-g.stop:
+				return false
+			}
+		}}
+		fe.r = linereader.New(in.src, opt)
+		fe.run()
+		if err := fe.r.Err(); err != nil && !g.halted.Load() {
+			g.fail(err)
+		}
+	})
+	return finish(g, closeFile)
+}
+
+// batchWorker is one worker of inBatches: it calls fn on the records of each batch it
+// takes, until the batches end.
+func batchWorker(g *group, work <-chan *batch, pool batchPool, size *sizer, w worker) {
+	fn, done := w()
+	for b := range work {
+		if !g.halted.Load() {
+			t0 := time.Now()
+			err := b.each(g, fn)
+			size.observe(time.Since(t0), b.len())
+			if err != nil {
+				g.fail(err)
+			}
+		}
+		pool.put(b)
+	}
+	if done != nil && !g.halted.Load() {
+		done()
+	}
+}

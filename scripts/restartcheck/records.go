@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// record is record seq of the scenarios: its number and a padding that varies with it.
+func record(seq int) string {
+	return fmt.Sprintf("seq=%06d %s\n", seq, strings.Repeat("x", seq*7%41))
+}
+
+// appendRecords appends records from..to-1 to the file at name, opening and closing it
+// for each, as a logger that reopens its file does (so a rotation's new file is used at
+// once).
+func appendRecords(name string, from, to int) error {
+	for seq := from; seq < to; seq++ {
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return err
+		}
+		_, err = f.WriteString(record(seq))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// result counts what a scenario printed against the records it should have.
+type result struct {
+	want, printed, lost, partial, dup int
+	kills, rotations                  int
+}
+
+var recordLine = regexp.MustCompile(`^seq=(\d{6}) (x*)$`)
+
+// tally counts the lines of out (the output, whole lines) against records from..to-1.
+func tally(out string, from, to int) result {
+	res := result{want: to - from}
+	seen := map[int]int{}
+	if out != "" && !strings.HasSuffix(out, "\n") {
+		res.partial++ // a last line cut
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		res.printed++
+		m := recordLine.FindStringSubmatch(line)
+		if m == nil {
+			res.partial++
+			continue
+		}
+		seq, _ := strconv.Atoi(m[1])
+		if line+"\n" != record(seq) {
+			res.partial++
+			continue
+		}
+		seen[seq]++
+	}
+	for seq := from; seq < to; seq++ {
+		switch c := seen[seq]; {
+		case c == 0:
+			res.lost++
+		case c > 1:
+			res.dup += c - 1
+		}
+	}
+	return res
+}
