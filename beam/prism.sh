@@ -50,6 +50,10 @@ done
 printf 'no final newline' >>"$WORK/in/c.txt"
 want_records=$((3 * 3000 + 1))
 
+# Prism, the pool and the boot loaders write their files (pipeline_options.json …) where
+# they run: in the work directory, removed at the end.
+cd "$WORK"
+
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 wait_port() {
 	for ((i = 0; i < 300; i++)); do
