@@ -69,11 +69,11 @@ var (
 // whose records Each yields (the records whose first byte lies in it, see
 // linereader.NewSection), or [-1, 0), which stands for the whole file read in one piece.
 // The initial restriction of a file is [0, size) when its bytes can be read at any offset
-// (a local file or an s3:// or gs:// object, uncompressed) and the Options can be split; it is cut into SectionSize
-// pieces, and runners may split a piece further while it is read. s3:// and gs:// objects are
-// cut the same way and read with ranged GETs (see the package doc). Any other file (gzip,
-// a Beam filesystem that gives no io.ReaderAt, Paragraph, Whole, Limit, a Sep that can
-// overlap itself) is read whole by one worker.
+// (a local file, or an s3:// or gs:// object read with ranged GETs: see the package doc),
+// it is not compressed and the Options can be split; it is cut into SectionSize pieces,
+// and runners may split a piece further while it is read. Any other file (gzip, a Beam
+// filesystem that gives no io.ReaderAt, Paragraph, Whole, Limit, a Sep that can overlap
+// itself) is read whole by one worker.
 //
 // The DoFn is serialized with the pipeline, so Options and SectionSize travel to the
 // workers; the DoFn type must be registered (beam/register), as every DoFn must be for
