@@ -109,7 +109,9 @@ done
 # the worker pool has a process left (the workers, and the boot loaders that started them).
 left=""
 for ((i = 0; i < 100; i++)); do
-	left=$(for p in "${pids[@]}"; do pgrep -P "$p"; done || true)
+	# A zombie (Z) has exited: the worker pool's boot loader does not reap the loaders it
+	# started, which the pool's own exit does.
+	left=$(for p in "${pids[@]}"; do ps -o pid=,stat= --ppid "$p" | awk '$2 !~ /^Z/ {print $1}'; done)
 	[ -z "$left" ] && break
 	sleep 0.1
 done
