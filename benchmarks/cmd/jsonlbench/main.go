@@ -9,6 +9,8 @@
 //
 //	go run ./benchmarks/cmd/jsonlbench -gen FILE [-size BYTES]   # write the input
 //	go run ./benchmarks/cmd/jsonlbench [-pairs N] [-workers N] FILE
+//	go run ./benchmarks/cmd/jsonlbench -profile NAME [-pairs N] FILE   # CPU profile of one loop
+//	go run ./benchmarks/cmd/jsonlbench -stats NAME,NAME [-pairs N] FILE # the runtime's account of each run
 //
 // It prints, per pair of contenders, the medians over the pairs of the wall time and of
 // the process's CPU time (all threads), and the median of the per-pair ratios, as
@@ -33,6 +35,7 @@ func main() {
 	workers := flag.Int("workers", 2, "workers of the parallel contenders")
 	only := flag.String("only", "", "measure only the rows whose contender is called this (Map: both of its rows)")
 	profile := flag.String("profile", "", "run only the contender of this name, -pairs times, under a CPU profile written to NAME.pprof")
+	stats := flag.String("stats", "", "run the contenders of these comma-separated names -pairs times in turn and print the runtime's metrics of each run")
 	flag.Parse()
 	if *gen != "" {
 		if err := generate(*gen, *size); err != nil {
@@ -45,6 +48,12 @@ func main() {
 		os.Exit(2)
 	}
 	path := flag.Arg(0)
+	if *stats != "" {
+		if err := withStats(path, *stats, *workers, *pairs); err != nil {
+			fail(err)
+		}
+		return
+	}
 	if *profile != "" {
 		if err := profiled(path, *profile, *workers, *pairs); err != nil {
 			fail(err)
