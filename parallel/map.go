@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"math"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -96,6 +97,10 @@ type mapper[T any] struct {
 	outs  chan []T     // result slices the loop is done with, cleared, for process to fill again
 	cut   atomic.Int64 // seq of the first batch whose fn panicked: no later one is read or run
 
+	// awaited is the seq of the batch the loop's goroutine is blocked on, -1 while it is
+	// not blocked on one: a worker that finishes a batch meanwhile gives up its P (work1).
+	awaited atomic.Int64
+
 	reading    atomic.Bool   // the reading goroutine is in a Next that may read (feeder.reading)
 	readerDone chan struct{} // closed when the reading goroutine has returned
 	stopped    bool          // stop has run (the loop's goroutine only)
@@ -127,6 +132,7 @@ func startMapper[T any](r *linereader.Reader, workers int, fn func(rec []byte) T
 	}
 	m.size.target = mapBatchTime
 	m.cut.Store(math.MaxInt64)
+	m.awaited.Store(-1)
 	for range workers {
 		m.g.run(m.work1)
 	}
@@ -155,6 +161,17 @@ func (m *mapper[T]) work1() {
 				return
 			}
 			m.process(b)
+			if m.awaited.Load() >= 0 {
+				// The loop is blocked on a batch: this one, whose done has made the
+				// loop's goroutine runnable on this P but behind this goroutine, or an
+				// earlier one, held by a worker that may be waiting for a P. This
+				// goroutine would keep its P for its whole time slice while batches
+				// wait, so the loop would get nothing until the window had filled and
+				// the workers had run dry, and would then take its results in bursts,
+				// holding them alive all that time. Yielding lets it, or the worker it
+				// waits for, run now.
+				runtime.Gosched()
+			}
 		case <-m.g.stop:
 			return
 		}
@@ -271,9 +288,7 @@ func (m *mapper[T]) deliver(done <-chan struct{}, yield func(T) bool) {
 		if b == nil {
 			return // the input has ended
 		}
-		select {
-		case <-b.done:
-		case <-done:
+		if !m.await(b, done) {
 			m.stop(true)
 			return
 		}
@@ -294,6 +309,24 @@ func (m *mapper[T]) deliver(done <-chan struct{}, yield func(T) bool) {
 			return
 		}
 		m.recycle(b.out)
+	}
+}
+
+// await waits until b's results are final, telling the workers which batch it waits for
+// (awaited); it returns false if done is closed first.
+func (m *mapper[T]) await(b *mapBatch[T], done <-chan struct{}) bool {
+	select {
+	case <-b.done:
+		return true
+	default:
+	}
+	m.awaited.Store(b.seq)
+	defer m.awaited.Store(-1)
+	select {
+	case <-b.done:
+		return true
+	case <-done:
+		return false
 	}
 }
 

@@ -436,3 +436,32 @@ func TestMapOneWorkerInlinePanics(t *testing.T) {
 	}()
 	require.Equal(t, errFromLoop, value)
 }
+
+// Regression: the worker that finished the batch the loop was blocked on kept its P while
+// batches were waiting, so the loop got no result until the window had filled and the
+// workers had run dry, and then took the whole window's results in a burst, all of them
+// held alive meanwhile (on 2 cores, about 7 batches per wake of the loop). On one P,
+// where no other P can take the loop's goroutine, the loop now takes each result while
+// fn is at most a couple of batches ahead of it: measured by how far fn is ahead when
+// the loop takes a result, in the median over the results, so that a rare preemption of
+// the loop's goroutine (which lets fn run as far as the window allows) cannot fail it.
+func TestMapLoopTakesResultsPromptly(t *testing.T) {
+	noLeak(t)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	const recLen, n, workers = 1000, 20000, 2
+	line := append(bytes.Repeat([]byte("r"), recLen-1), '\n')
+	text := bytes.Repeat(line, n)
+	perBatch := int64(parallel.BatchBytes / recLen)
+	var calls atomic.Int64
+	ahead := make([]int64, 0, n) // for each result, how many more records fn had had
+	r := linereader.New(bytes.NewReader(text), linereader.Options{})
+	for range parallel.Map(t.Context(), r, workers, func(rec []byte) int { calls.Add(1); return len(rec) }) {
+		ahead = append(ahead, calls.Load()-int64(len(ahead)+1))
+	}
+	require.Len(t, ahead, n)
+	slices.Sort(ahead)
+	median, most := ahead[n/2], ahead[n-1]
+	t.Logf("fn ahead of the loop: median %d records, most %d (%d per batch)", median, most, perBatch)
+	require.LessOrEqual(t, median, 2*perBatch, "the loop took its results late")
+	require.Less(t, 2*perBatch, int64(parallel.MapWindow*workers+2)*perBatch/2, "the bound is well below the window's")
+}
