@@ -9,7 +9,7 @@
 //
 //	go run ./benchmarks/cmd/jsonlbench -gen FILE [-size BYTES]   # write the input
 //	go run ./benchmarks/cmd/jsonlbench [-pairs N] [-workers N] FILE
-//	go run ./benchmarks/cmd/jsonlbench -profile NAME [-pairs N] FILE   # CPU profile of one loop
+//	go run ./benchmarks/cmd/jsonlbench -profile NAME [-trace] [-pairs N] FILE # CPU profile (and trace) of one loop
 //	go run ./benchmarks/cmd/jsonlbench -stats NAME,NAME [-pairs N] FILE # the runtime's account of each run
 //
 // It prints, per pair of contenders, the medians over the pairs of the wall time and of
@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"time"
 
@@ -35,6 +36,7 @@ func main() {
 	workers := flag.Int("workers", 2, "workers of the parallel contenders")
 	only := flag.String("only", "", "measure only the rows whose contender is called this (Map: both of its rows)")
 	profile := flag.String("profile", "", "run only the contender of this name, -pairs times, under a CPU profile written to NAME.pprof")
+	traced := flag.Bool("trace", false, "with -profile, also write a runtime trace (go tool trace) to NAME.trace")
 	stats := flag.String("stats", "", "run the contenders of these comma-separated names -pairs times in turn and print the runtime's metrics of each run")
 	flag.Parse()
 	if *gen != "" {
@@ -55,7 +57,7 @@ func main() {
 		return
 	}
 	if *profile != "" {
-		if err := profiled(path, *profile, *workers, *pairs); err != nil {
+		if err := profiled(path, *profile, *workers, *pairs, *traced); err != nil {
 			fail(err)
 		}
 		return
@@ -88,8 +90,9 @@ func main() {
 	fmt.Printf("Malformed records at offsets %v.\n", slices.Sorted(slices.Values(want.bad)))
 }
 
-// profiled runs the contender called name n times under the CPU profiler.
-func profiled(path, name string, workers, n int) error {
+// profiled runs the contender called name n times under the CPU profiler, and the
+// execution tracer if traced.
+func profiled(path, name string, workers, n int, traced bool) error {
 	i := slices.IndexFunc(contenders, func(c contender) bool { return c.name == name })
 	if i < 0 {
 		return fmt.Errorf("no contender %q", name)
@@ -103,6 +106,17 @@ func profiled(path, name string, workers, n int) error {
 		return err
 	}
 	defer pprof.StopCPUProfile()
+	if traced {
+		tf, err := os.Create(name + ".trace")
+		if err != nil {
+			return err
+		}
+		defer tf.Close()
+		if err := trace.Start(tf); err != nil {
+			return err
+		}
+		defer trace.Stop()
+	}
 	for range n {
 		s := timed(contenders[i], path, workers)
 		fmt.Printf("%s: wall %s, CPU %s\n", name, ms(s.wall), ms(s.cpu))
