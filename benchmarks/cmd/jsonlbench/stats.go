@@ -13,6 +13,7 @@ import (
 var statNames = []string{
 	"/cpu/classes/user:cpu-seconds",
 	"/cpu/classes/gc/total:cpu-seconds",
+	"/cpu/classes/gc/mark/idle:cpu-seconds",
 	"/cpu/classes/scavenge/total:cpu-seconds",
 	"/cpu/classes/idle:cpu-seconds",
 	"/gc/cycles/total:gc-cycles",
@@ -21,7 +22,7 @@ var statNames = []string{
 }
 
 // runStats is the difference of the runtime's metrics over one run.
-type runStats [7]float64
+type runStats [8]float64
 
 func readStats() runStats {
 	s := make([]metrics.Sample, len(statNames))
@@ -53,8 +54,8 @@ func withStats(path, names string, workers, n int) error {
 		}
 		cs = append(cs, contenders[i])
 	}
-	fmt.Println("| contender | wall | CPU | user | GC | scavenge | idle | GC cycles | MB allocated | allocations |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Println("| contender | wall | CPU | user | GC | GC on idle Ps | scavenge | idle | GC cycles | MB allocated | allocations |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for round := range n {
 		for k := range cs {
 			c := cs[(k+round)%len(cs)]
@@ -65,8 +66,8 @@ func withStats(path, names string, workers, n int) error {
 			for i := range d {
 				d[i] = after[i] - before[i]
 			}
-			fmt.Printf("| %s | %s | %s | %.0f ms | %.0f ms | %.0f ms | %.0f ms | %.0f | %.0f | %.0f |\n",
-				c.name, ms(s.wall), ms(s.cpu), d[0]*1e3, d[1]*1e3, d[2]*1e3, d[3]*1e3, d[4], d[5]/1e6, d[6])
+			fmt.Printf("| %s | %s | %s | %.0f ms | %.0f ms | %.0f ms | %.0f ms | %.0f ms | %.0f | %.0f | %.0f |\n",
+				c.name, ms(s.wall), ms(s.cpu), d[0]*1e3, d[1]*1e3, d[2]*1e3, d[3]*1e3, d[4]*1e3, d[5], d[6]/1e6, d[7])
 		}
 	}
 	return nil
