@@ -297,4 +297,51 @@ func TestJobObjectErrors(t *testing.T) {
 	if code != 1 || !strings.HasPrefix(stderr, "foreach-beam: the job failed: foreachio: objstore: "+uri+": objstore: the server ignored the Range header") {
 		t.Errorf("range ignored: exit %d, stderr %q", code, stderr)
 	}
+	s.IgnoreRange.Store(false)
+
+	s.Deny.Store(true)
+	code, _, stderr = runJob(t, "--input", uri, "--output", out, "--section-size", "64KiB")
+	if code != 1 || !strings.Contains(stderr, uri) || !strings.Contains(stderr, "access denied") {
+		t.Errorf("access denied: exit %d, stderr %q", code, stderr)
+	}
+	s.Deny.Store(false)
+
+	// Every response cut after 64 KiB, once the job has listed the object: the S3 SDK
+	// retries a request that fails, not a body that breaks, so the read fails, and the
+	// failure reaches the job, naming the object.
+	s.BreakAfter.Store(64 << 10)
+	code, _, stderr = runJob(t, "--input", uri, "--output", out, "--section-size", "256KiB")
+	if code != 1 || !strings.Contains(stderr, "the job failed") || !strings.Contains(stderr, uri) || !strings.Contains(stderr, "unexpected EOF") {
+		t.Errorf("responses cut: exit %d, stderr %q", code, stderr)
+	}
+	s.BreakAfter.Store(0)
+}
+
+// A GCS read broken in the middle is reopened by the client library where it stopped
+// (its retry policy): the job's counts stay exact, in more requests than without cuts.
+func TestJobObjectCutResponsesGCS(t *testing.T) {
+	s := fakestore.GCS(t)
+	s.Bucket(t, "b")
+	uri := s.Put(t, "b", "x.log", []byte(strings.Repeat("line\n", 100000)))
+	prefix := filepath.Join(t.TempDir(), "run")
+	var requests [2]int64
+	for i, cut := range []int64{0, 64 << 10} {
+		s.BreakAfter.Store(cut)
+		before := s.Requests.Load()
+		code, stdout, stderr := runJob(t, "--input", uri, "--output", prefix, "--section-size", "256KiB")
+		requests[i] = s.Requests.Load() - before
+		if code != 0 || stderr != "" {
+			t.Fatalf("cut after %d: exit %d, stderr %q", cut, code, stderr)
+		}
+		if got, want := readFile(t, prefix+"-records.tsv"), uri+"\t100000\n"; got != want {
+			t.Errorf("cut after %d: records report %q, want %q", cut, got, want)
+		}
+		if !strings.Contains(stdout, "1 file, 100000 records in") {
+			t.Errorf("cut after %d: summary %q, want 1 file and 100000 records", cut, stdout)
+		}
+	}
+	// Two sections of 256 KiB windows, each cut every 64 KiB: 3 more requests a section.
+	if requests[1] < requests[0]+5 {
+		t.Errorf("%d requests with cuts, %d without: the responses were not cut", requests[1], requests[0])
+	}
 }
