@@ -116,8 +116,14 @@ type mapBatch[T any] struct {
 	done    chan struct{} // closed once out, thrown and skipped are final
 }
 
-// mapWindow is how many batches per worker may wait for the loop.
-const mapWindow = 4
+// mapWindow is how many batches per worker may wait for the loop: one being worked on
+// and one ready to be taken next, so that a worker finds work when it finishes one
+// while the loop is still taking the results before it. Every batch in the window holds
+// a block of records and a slice of results, all live memory: with an fn that allocates
+// much and keeps little, a live heap of a megabyte or two is what the garbage collector
+// sizes its cycles to (twice the live heap, at least 4 MB by default), so each batch
+// more in the window costs GC cycles and their work, not only memory.
+const mapWindow = 2
 
 func startMapper[T any](r *linereader.Reader, workers int, fn func(rec []byte) T) *mapper[T] {
 	window := mapWindow * workers
