@@ -17,11 +17,12 @@ const (
 	// batches to about batchTime of fn's work (sizer), so that handing a batch over costs
 	// little beside it, and so that a slow fn gets batches of few records, shared evenly
 	// among the workers. Map's batches are larger (mapBatchTime): each one also costs
-	// the loop a wait for its results, in order.
+	// the loop a wait for its results, in order; but not much larger, since every batch
+	// in Map's window holds its records and results alive (see mapWindow).
 	batchBytes   = 64 << 10
 	batchRecords = 4096
 	batchTime    = 200 * time.Microsecond
-	mapBatchTime = time.Millisecond
+	mapBatchTime = 500 * time.Microsecond
 
 	// fillTime: a batch that took longer than this to fill (a source that delivers
 	// records slowly) makes the next ones smaller, so that records do not wait long for
