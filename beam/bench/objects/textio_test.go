@@ -13,11 +13,13 @@ package objects
 import (
 	"bytes"
 	"compress/gzip"
-	"flag"
+	"context"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -35,11 +37,47 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	flag.Parse()
-	if !testing.Verbose() {
-		slog.SetDefault(slog.New(slog.DiscardHandler)) // Prism logs every job
-	}
 	ptest.Main(m)
+}
+
+// countTextioLogs puts textioLogCounter in front of the log handler beam.Init set up (in
+// ptest.Main), once.
+var countTextioLogs = sync.OnceFunc(func() {
+	next := slog.Default().Handler()
+	if !testing.Verbose() {
+		next = slog.DiscardHandler // Prism logs every job
+	}
+	slog.SetDefault(slog.New(textioLogCounter{next}))
+})
+
+// textioRestrictions counts textio's "Reading from" log lines, which it writes once for
+// every restriction it processes (each a GET of the object from byte 0): Prism passes the
+// workers' log lines to this process's slog.
+var textioRestrictions atomic.Int64
+
+// textioLogCounter counts textio's log lines and passes every line on to next.
+type textioLogCounter struct{ next slog.Handler }
+
+func (h textioLogCounter) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelInfo || h.next.Enabled(ctx, l)
+}
+
+func (h textioLogCounter) Handle(ctx context.Context, r slog.Record) error {
+	if strings.Contains(r.Message, "Reading from ") {
+		textioRestrictions.Add(1)
+	}
+	if !h.next.Enabled(ctx, r.Level) {
+		return nil
+	}
+	return h.next.Handle(ctx, r)
+}
+
+func (h textioLogCounter) WithAttrs(as []slog.Attr) slog.Handler {
+	return textioLogCounter{h.next.WithAttrs(as)}
+}
+
+func (h textioLogCounter) WithGroup(name string) slog.Handler {
+	return textioLogCounter{h.next.WithGroup(name)}
 }
 
 func init() {
@@ -92,6 +130,7 @@ var readers = []reader{
 
 // runCount runs one reader over uri and returns the number of records it delivered.
 func runCount(t testing.TB, r reader, uri string, sectionSize int64) (int64, error) {
+	countTextioLogs()
 	id := fmt.Sprintf("%s %s %d", r.id, uri, sectionSize)
 	counts.Delete(id)
 	p, s := beam.NewPipelineWithRoot()
