@@ -334,14 +334,48 @@ func (ch *chain) copyOf(cur, fl *file, found []*file) bool {
 	return slices.ContainsFunc(ch.next, same) || slices.ContainsFunc(found, same)
 }
 
-// laterWritten reports whether a file that had the name after cur has data.
-func (ch *chain) laterWritten() bool {
-	for _, n := range ch.next {
-		if fi, err := n.f.Stat(); err == nil && fi.Size() > 0 {
-			return true
+// pending reports what the queue holds to read before waiting at cur's end: newer, a
+// file with data that had the name after cur (the writer has moved on past cur); older, a
+// file with bytes not read yet that had the name before cur (one a listing found late, or
+// one left before its end). While the name names cur, every queued file is older: a file
+// that had the name after cur is queued only by the look that saw it there, which notes
+// that the name no longer names cur.
+func (ch *chain) pending(cur *file) (newer, older bool) {
+	atName := !ch.detached(cur)
+	if !atName {
+		if fi, err := cur.f.Stat(); err == nil {
+			cur.mod = fi.ModTime() // compare orders files born in one tick by it
 		}
 	}
-	return false
+	for _, n := range ch.next {
+		fi, err := n.f.Stat()
+		if err != nil || fi.Size() == 0 {
+			continue
+		}
+		n.mod = fi.ModTime()
+		switch {
+		case !atName && n.compare(cur) > 0:
+			newer = true
+		case fi.Size() > n.at:
+			older = true
+		}
+	}
+	return newer, older
+}
+
+// requeue puts cur, left at a record boundary before its end, back in the queue with
+// where it was left, and moves the oldest file with bytes not read yet to the front, to
+// be read first.
+func (ch *chain) requeue(cur *file, pos int64, tail tailBytes) {
+	cur.at, cur.tail = pos, tail
+	ch.next = append(ch.next, cur)
+	ch.sort()
+	for i, n := range ch.next {
+		if fi, err := n.f.Stat(); n != cur && err == nil && fi.Size() > n.at {
+			ch.next = slices.Insert(slices.Delete(ch.next, i, i+1), 0, n)
+			return
+		}
+	}
 }
 
 // done notes that fl has been read to its end and closes it.

@@ -34,6 +34,11 @@ type file struct {
 	head []byte
 	born time.Time // orders the chain: see born
 	mod  time.Time // its modification time at the last sort of the chain: orders files born together
+	// at and tail are, for a file left at a record boundary before its end and queued
+	// again, the offset reading goes on from and the bytes read just before it (see
+	// reading); 0 and empty for a file not read yet.
+	at   int64
+	tail tailBytes
 }
 
 // errNotRegular is the reason given for a name that is not a regular file.

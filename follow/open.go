@@ -117,7 +117,7 @@ func Open(ctx context.Context, name string, opt linereader.Options, fo Options) 
 		ch.close()
 		return nil, err
 	}
-	s := newSource(ch, cur, start, fo)
+	s := newSource(ch, cur, start, opt, fo)
 	s.look()
 	s.start(ctx, name, fo)
 	return &Reader{Reader: linereader.NewAt(s, start, opt), src: s, name: name}, nil

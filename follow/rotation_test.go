@@ -84,3 +84,37 @@ func TestFollowFastRotationLosesNothing(t *testing.T) {
 		})
 	}
 }
+
+// A file found beside the name while the follower reads the file at the name (one a
+// listing missed while files were renamed, found late) is older: its records are given
+// out next, once the file at the name ends in a complete record, and the file at the name
+// is read on from there afterwards: nothing of it is read twice. Before, the file at the
+// name was left for good, seen again at the name and read again from its start.
+func TestFollowOlderFileFoundLate(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "log")
+	b := logFile(t, name)
+	write(t, b, "b1\n")
+	tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Poll: testPoll}, true).run()
+	if !tl.s.w.notifies() {
+		t.Skip("no notifications here: a file beside the name is found only when the name changes")
+	}
+	tl.expect(t, fRec{"b1\n", 0, 1})
+	write(t, b, "b2 in two ")
+	tl.waitRead(t, name, 13)
+	older := filepath.Join(dir, "elsewhere")
+	a := logFile(t, older)
+	write(t, a, "a1\na2\n")
+	rename(t, older, name+".1")
+	tl.waitQueued(t, name+".1")
+	// Held while the record at the name is not complete: leaving there would make its
+	// first part a record of its own.
+	write(t, b, "writes\nb3\n")
+	tl.expect(t, fRec{"b2 in two writes\n", 3, 2}, fRec{"b3\n", 20, 3}, fRec{"a1\n", 0, 4}, fRec{"a2\n", 3, 5})
+	write(t, b, "b4\n")
+	tl.expect(t, fRec{"b4\n", 23, 6})
+	tl.r.Close()
+	if err := tl.ended(t); err != nil {
+		t.Errorf("Err = %v, want nil", err)
+	}
+}

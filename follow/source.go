@@ -22,8 +22,11 @@ import (
 // watcher's, in look, signal and detached. Stop, from any goroutine, ends both.
 type source struct {
 	idle func() // Options.Idle
-	sig  signals
-	w    watcher // nil until started
+	// opt are the Reader's options: where a record ends, for leaving a file at a
+	// record boundary (see reading.paused).
+	opt linereader.Options
+	sig signals
+	w   watcher // nil until started
 	// unhook stops ctx's call of Stop (context.AfterFunc); set once, before any Read.
 	unhook func() bool
 	// isDetached: the name does not name the file being read (see chain.detached);
@@ -49,9 +52,10 @@ type signals struct {
 //     (for a sealed file, in its decompressed bytes);
 //   - tail holds cur's bytes just before pos, as read; atEnd says the last read of cur
 //     came short, at the end of its data;
-//   - rotated or rewind is set while Read has ended cur's data with io.EOF for
-//     NextInput to move on: to the chain's next file, or to cur's new start after a
-//     truncation. At most one is set.
+//   - rotated, rewind or paused is set while Read has ended cur's data with io.EOF for
+//     NextInput to move on: to the chain's next file, to cur's new start after a
+//     truncation, or, paused, to an older file found late, leaving cur at pos, a record
+//     boundary, queued to be read on from there. At most one is set.
 type reading struct {
 	cur     *file
 	pos     int64
@@ -59,11 +63,13 @@ type reading struct {
 	atEnd   bool
 	rotated bool
 	rewind  bool
+	paused  bool
 }
 
-func newSource(ch chain, cur *file, pos int64, fo Options) *source {
+func newSource(ch chain, cur *file, pos int64, opt linereader.Options, fo Options) *source {
 	s := &source{
 		idle: fo.Idle,
+		opt:  opt,
 		sig:  signals{wake: make(chan struct{}, 1), done: make(chan struct{})},
 		ch:   ch,
 		rd:   reading{cur: cur, pos: pos},
@@ -119,7 +125,7 @@ func (s *source) read(p []byte) (n int, err error, wait bool) {
 	}
 	// A later file with data means the writer has moved on; seen before cur's read,
 	// not after, so that whatever the writer wrote to cur before that is in this read.
-	moveOn := s.ch.laterWritten()
+	moveOn, older := s.ch.pending(rd.cur)
 	n, err = rd.cur.r.Read(p)
 	rd.pos += int64(n)
 	rd.atEnd = n < len(p)
@@ -135,6 +141,13 @@ func (s *source) read(p []byte) (n int, err error, wait bool) {
 	case moveOn || rd.cur.sealed && len(s.ch.next) > 0:
 		s.ch.refresh(rd.cur)
 		rd.rotated = true
+		return 0, io.EOF, false
+	case older && s.atBoundary():
+		// An older file was found late: its records come before those cur is still
+		// given. cur is left where its records end, and read on from there after it
+		// (cur may still be written: a file left for good and seen again at the name
+		// would be read again from its start).
+		rd.paused = true
 		return 0, io.EOF, false
 	case !rd.cur.sealed && rd.truncated():
 		rd.rewind = true
@@ -174,11 +187,39 @@ func (s *source) NextInput() bool {
 		s.ch.done(rd.cur)
 		rd.cur = s.ch.pop()
 		s.setDetached()
+	case rd.paused:
+		rd.paused = false
+		s.ch.requeue(rd.cur, rd.pos, rd.tail)
+		rd.cur = s.ch.pop()
+		s.setDetached()
 	default:
 		return false
 	}
-	rd.pos, rd.tail = 0, tailBytes{}
+	// A file left before its end is read on from there, its last bytes checked first
+	// (it may have been truncated and written again while it waited).
+	rd.pos, rd.tail, rd.atEnd = rd.cur.at, rd.cur.tail, rd.cur.at > 0
+	rd.cur.at, rd.cur.tail = 0, tailBytes{}
 	return true
+}
+
+// InputStart is where the file NextInput moved to is read from: its start, or where it
+// was left (linereader.ResumingSource).
+func (s *source) InputStart() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rd.pos
+}
+
+// atBoundary reports whether cur's bytes read end with a complete record (called with
+// mu held): only there can cur be left and read on from later, for the engine yields the
+// bytes before an input's end as its last record.
+func (s *source) atBoundary() bool {
+	rd := &s.rd
+	if rd.cur.sealed {
+		return false
+	}
+	b, err := linereader.LastBoundary(rd.cur.f, rd.pos, s.opt)
+	return err == nil && b == rd.pos
 }
 
 // Stop ends the source: a waiting Read returns ErrStop, the watcher's goroutine and

@@ -96,6 +96,13 @@ func (p *poller) notifies() bool { return false }
 // at most this much more. (Creations, renames and removals are not held after.)
 const coalesce = time.Millisecond
 
+// busy is how long after a creation, rename or removal beside the name the notifier
+// reads on after writes instead of holding: while files are rotated quickly, every
+// rotated file must be opened before a rotation deletes it, and notifications left
+// unread while held delay that (at one rotation every 2 ms a hold per rotation put the
+// notifier behind).
+const busy = 100 * time.Millisecond
+
 // notifier wakes Read on the notifications from the name's directory that concern the
 // followed files, and looks at the name on those that may have changed it, on an
 // overflow of the notification queue, and every poll period.
@@ -113,6 +120,7 @@ func (n *notifier) run() {
 	defer hold.Stop()
 	// events is nil while held after a write; notified is the channel itself.
 	events, notified, errs := n.w.Events, n.w.Events, n.w.Errors
+	var moved time.Time // the last creation, rename or removal (see busy)
 	for {
 		select {
 		case <-n.done:
@@ -123,7 +131,10 @@ func (n *notifier) run() {
 				continue
 			}
 			n.event(ev)
-			if ev.Op == fsnotify.Write {
+			switch {
+			case ev.Op != fsnotify.Write:
+				moved = time.Now()
+			case time.Since(moved) > busy:
 				events = nil
 				hold.Reset(coalesce)
 			}

@@ -21,6 +21,17 @@ type MultiSource interface {
 	NextInput() bool
 }
 
+// A ResumingSource is a MultiSource whose next input may begin past its first byte: an
+// input left at a record boundary before its end, for another input, and gone back to
+// later. After NextInput reports true, the Reader calls InputStart for the offset in the
+// next input of the first byte Read yields from it; Offset and EndOffset count from
+// there. The follow package leaves the file at the name this way for an older file that
+// a listing found late, and comes back to it.
+type ResumingSource interface {
+	MultiSource
+	InputStart() int64
+}
+
 // ErrStop is what a source's Read returns when the reading was asked to stop (a context
 // ended, Close called): iteration ends after the complete records already read, and Err
 // reports nil. Bytes read after the last separator are dropped, not yielded as a record,
@@ -54,9 +65,13 @@ func (e *engine) nextInput() bool {
 		return false
 	}
 	consumed := e.end() - e.origin
+	var at int64
+	if r, ok := m.(ResumingSource); ok {
+		at = r.InputStart()
+	}
 	e.buf.Reset()
 	e.sync()
-	e.start, e.scan, e.base, e.origin = 0, 0, 0, -consumed // Stats.Bytes counts every input
+	e.start, e.scan, e.base, e.origin = 0, 0, at, at-consumed // Stats.Bytes counts every input
 	e.lo, e.hi = 0, -1
 	e.rerr = nil
 	return true

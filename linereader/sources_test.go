@@ -153,3 +153,46 @@ func TestCloseStopsAStopperSource(t *testing.T) {
 		t.Errorf("Err = %v, want nil after a stop", err)
 	}
 }
+
+// resuming is an inputs whose inputs begin at the offsets in starts: a ResumingSource.
+type resuming struct {
+	inputs
+	starts []int64
+}
+
+func (s *resuming) NextInput() bool {
+	if !s.inputs.NextInput() {
+		return false
+	}
+	s.starts = s.starts[1:]
+	return true
+}
+
+func (s *resuming) InputStart() int64 { return s.starts[0] }
+
+// A ResumingSource's next input counts its offsets from the start it gives, through every
+// iterator; line numbers go on and Stats.Bytes counts the bytes read, not the offsets.
+func TestResumingSourceCountsOffsetsFromInputStart(t *testing.T) {
+	for _, it := range []string{"Next", "Lines", "Views"} {
+		for _, step := range []int{1, 3, 64} {
+			src := &resuming{inputs{parts: []string{"a\nbc\n", "d\ne\n", "fg\n"}, step: step, end: io.EOF}, []int64{7, 1000, 5}}
+			r := NewAt(src, 7, Options{BufferSize: 4})
+			got, _ := ReadAll(r, it)
+			want := []Seen{{"a\n", 1, 7, false}, {"bc\n", 2, 9, false}, {"d\n", 3, 1000, false}, {"e\n", 4, 1002, false}, {"fg\n", 5, 5, false}}
+			if len(got) != len(want) {
+				t.Fatalf("%s step %d: got %+v, want %+v", it, step, got, want)
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Errorf("%s step %d: record %d is %+v, want %+v", it, step, i, got[i], want[i])
+				}
+			}
+			if b := r.Stats().Bytes; b != 12 {
+				t.Errorf("%s step %d: Stats.Bytes = %d, want 12", it, step, b)
+			}
+			if r.EndOffset() != 8 {
+				t.Errorf("%s step %d: EndOffset %d after the loop, want 8", it, step, r.EndOffset())
+			}
+		}
+	}
+}

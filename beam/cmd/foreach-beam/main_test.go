@@ -297,4 +297,47 @@ func TestJobObjectErrors(t *testing.T) {
 	if code != 1 || !strings.HasPrefix(stderr, "foreach-beam: the job failed: foreachio: objstore: "+uri+": objstore: the server ignored the Range header") {
 		t.Errorf("range ignored: exit %d, stderr %q", code, stderr)
 	}
+	s.IgnoreRange.Store(false)
+
+	s.Deny.Store(true)
+	code, _, stderr = runJob(t, "--input", uri, "--output", out, "--section-size", "64KiB")
+	if code != 1 || !strings.Contains(stderr, uri) || !strings.Contains(stderr, "access denied") {
+		t.Errorf("access denied: exit %d, stderr %q", code, stderr)
+	}
+	s.Deny.Store(false)
+
+	// Every response cut after 64 KiB, once the job has listed the object: the S3 SDK
+	// retries a request that fails, not a body that breaks, so the read fails, and the
+	// failure reaches the job, naming the object.
+	s.BreakAfter.Store(64 << 10)
+	code, _, stderr = runJob(t, "--input", uri, "--output", out, "--section-size", "256KiB")
+	if code != 1 || !strings.Contains(stderr, "the job failed") || !strings.Contains(stderr, uri) || !strings.Contains(stderr, "unexpected EOF") {
+		t.Errorf("responses cut: exit %d, stderr %q", code, stderr)
+	}
+	s.BreakAfter.Store(0)
+}
+
+// A GCS read broken in the middle is reopened by the client library where it stopped
+// (its retry policy): the job's counts stay exact, in more requests.
+func TestJobObjectCutResponsesGCS(t *testing.T) {
+	s := fakestore.GCS(t)
+	s.Bucket(t, "b")
+	data := strings.Repeat("line\n", 100000)
+	uri := s.Put(t, "b", "x.log", []byte(data))
+	prefix := filepath.Join(t.TempDir(), "run")
+	s.BreakAfter.Store(64 << 10)
+	code, stdout, stderr := runJob(t, "--input", uri, "--output", prefix, "--section-size", "256KiB")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if got, want := readFile(t, prefix+"-records.tsv"), uri+"\t100000\n"; got != want {
+		t.Errorf("records report %q, want %q", got, want)
+	}
+	if !strings.Contains(stdout, "1 file, 100000 records in") {
+		t.Errorf("summary %q, want 1 file and 100000 records", stdout)
+	}
+	// 500,000 bytes cut every 64 KiB: at least 8 requests for the bytes alone.
+	if n := s.Requests.Load(); n < 8 {
+		t.Errorf("%d requests: the responses were not cut", n)
+	}
 }
