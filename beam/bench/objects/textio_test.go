@@ -129,7 +129,7 @@ var readers = []reader{
 }
 
 // runCount runs one reader over uri and returns the number of records it delivered.
-func runCount(t testing.TB, r reader, uri string, sectionSize int64) (int64, error) {
+func runCount(r reader, uri string, sectionSize int64) (int64, error) {
 	countTextioLogs()
 	id := fmt.Sprintf("%s %s %d", r.id, uri, sectionSize)
 	counts.Delete(id)
@@ -185,7 +185,7 @@ func checkCounts(t *testing.T, s *fakestore.Server, uri string, want, sectionSiz
 	t.Helper()
 	for _, r := range readers {
 		reads := s.Reads.Load()
-		got, err := runCount(t, r, uri, sectionSize)
+		got, err := runCount(r, uri, sectionSize)
 		if err != nil {
 			t.Fatalf("%s over %s: %v", r.title, uri, err)
 		}
@@ -208,7 +208,7 @@ func checkGzip(t *testing.T, s *fakestore.Server, uri string, text []byte, compr
 		if r.id == "textio" {
 			want = 1 + int64(bytes.Count(text[:compressed-1], []byte("\n"))) // the records starting before offset compressed
 		}
-		got, err := runCount(t, r, uri, 0)
+		got, err := runCount(r, uri, 0)
 		if err != nil {
 			t.Fatalf("%s over %s: %v", r.title, uri, err)
 		}

@@ -70,7 +70,7 @@ func (r vsRun) measure(t *testing.T) vsCost {
 		sectionSize = (int64(len(r.object.data)) + int64(r.sections) - 1) / int64(r.sections)
 	}
 	cpu, start := cpuTime(), time.Now()
-	n, err := runCount(t, r.reader, s.Scheme+"://b/"+r.object.key, sectionSize)
+	n, err := runCount(r.reader, s.Scheme+"://b/"+r.object.key, sectionSize)
 	return vsCost{
 		records: n, err: err,
 		wall: time.Since(start), cpu: cpuTime() - cpu,
@@ -104,7 +104,7 @@ func TestVsTextio(t *testing.T) {
 	// The first pipeline of a process pays for starting Prism: a small one, not measured.
 	runs[0].store.Put(t, "b", "warm-up.log", textOf(1000, 9))
 	for _, r := range readers {
-		if _, err := runCount(t, r, runs[0].store.Scheme+"://b/warm-up.log", 0); err != nil {
+		if _, err := runCount(r, runs[0].store.Scheme+"://b/warm-up.log", 0); err != nil {
 			t.Fatal(err)
 		}
 	}
