@@ -3,9 +3,7 @@ package main
 import (
 	"io"
 	"os"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
 
@@ -29,18 +27,7 @@ func (c *command) startProgress(names []string) {
 	if !known {
 		total = -1 // a spinner with the bytes done
 	}
-	c.bar = progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(c.stderr),
-		progressbar.OptionSetDescription("foreach"),
-		progressbar.OptionShowBytes(true),
-		progressbar.OptionUseIECUnits(true),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowTotalBytes(true),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-	)
+	c.bar = newBar(c.stderr, total)
 }
 
 // isTerminal reports whether w is a terminal.
@@ -51,11 +38,9 @@ func isTerminal(w io.Writer) bool {
 
 // finishProgress clears the bar from standard error.
 func (c *command) finishProgress() {
-	if c.bar == nil {
-		return
+	if c.bar != nil {
+		c.bar.Finish()
 	}
-	c.bar.Finish()
-	c.bar.Clear()
 }
 
 // inputSize is the total size of the inputs and whether all of them are
@@ -90,7 +75,7 @@ func inputSize(names []string, stdin io.Reader) (total int64, known bool) {
 // progressReader advances the bar by the bytes read through it.
 type progressReader struct {
 	r   io.Reader
-	bar *progressbar.ProgressBar
+	bar *bar
 }
 
 func (p *progressReader) Read(b []byte) (int, error) {

@@ -9,7 +9,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
 
 	"github.com/foreachio/foreach/linereader"
@@ -51,7 +50,7 @@ type command struct {
 	w      *output   // over stdout: every byte of output goes through it, or is flushed past
 	stdout io.Writer // under w; an *os.File when it is the process's standard output
 	stderr io.Writer
-	bar    *progressbar.ProgressBar // nil: no progress bar
+	bar    *bar // nil: no progress bar
 
 	status  int  // exit status so far
 	stopped bool // standard output is closed or failing: stop quietly
