@@ -28,6 +28,7 @@ type Server struct {
 	Sent     atomic.Int64 // bytes of response bodies sent
 	Requests atomic.Int64 // requests served
 	Ranged   atomic.Int64 // requests that asked for a Range
+	Reads    atomic.Int64 // GET requests for an object's bytes (not listings or metadata)
 
 	IgnoreRange atomic.Bool  // serve ranged GETs as if they asked for the whole object
 	Deny        atomic.Bool  // answer every request 403, as a store does to bad credentials
@@ -105,6 +106,9 @@ func (s *Server) start(t testing.TB, h http.Handler, denied string) {
 		if r.Header.Get("Range") != "" {
 			s.Ranged.Add(1)
 		}
+		if objectRead(r) {
+			s.Reads.Add(1)
+		}
 		if s.Deny.Load() {
 			w.WriteHeader(http.StatusForbidden)
 			w.Write([]byte(denied))
@@ -117,6 +121,25 @@ func (s *Server) start(t testing.TB, h http.Handler, denied string) {
 	}))
 	t.Cleanup(srv.Close)
 	s.URL = srv.URL
+}
+
+// objectRead reports whether a request asks for an object's bytes. Both clients read by
+// path, /bucket/key (S3 path style; GCS's XML download path on the emulator's host, or
+// its JSON API with alt=media), where listings and metadata are a bucket's path with a
+// query (S3), a HEAD (S3), or the JSON API without alt=media (GCS).
+func objectRead(r *http.Request) bool {
+	if r.Method != http.MethodGet {
+		return false
+	}
+	q := r.URL.Query()
+	if q.Get("alt") == "media" {
+		return true
+	}
+	if strings.HasPrefix(r.URL.Path, "/storage/v1/") || q.Has("list-type") || q.Has("prefix") {
+		return false
+	}
+	bucket, key, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	return bucket != "" && key != ""
 }
 
 // countingWriter counts a response's body bytes and, with a limit, breaks the connection
