@@ -27,7 +27,8 @@ type source struct {
 	opt linereader.Options
 	sig signals
 	w   watcher // nil until started
-	// unhook stops ctx's call of Stop (context.AfterFunc); set once, before any Read.
+	// unhook stops ctx's call of Stop (context.AfterFunc); set once, under mu, before
+	// any Read.
 	unhook func() bool
 	// isDetached: the name does not name the file being read (see chain.detached);
 	// read without mu by the watcher on every event.
@@ -85,7 +86,12 @@ func newSource(ch chain, cur *file, pos int64, opt linereader.Options, fo Option
 // start starts the watcher and has ctx being done stop the source.
 func (s *source) start(ctx context.Context, name string, fo Options) {
 	s.w = newWatcher(name, pollPeriod(fo.Poll), !fo.PollOnly, s)
-	s.unhook = context.AfterFunc(ctx, func() { s.Stop() })
+	unhook := context.AfterFunc(ctx, func() { s.Stop() })
+	// Under mu: with ctx already done, AfterFunc's Stop runs at once on a goroutine of
+	// its own and reads unhook.
+	s.mu.Lock()
+	s.unhook = unhook
+	s.mu.Unlock()
 	if ctx.Err() != nil {
 		s.Stop() // at once: AfterFunc's call may come after the first Read
 	}
