@@ -1,13 +1,16 @@
 package follow
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/foreachio/foreach/linereader"
 )
@@ -18,9 +21,15 @@ func resumeRec(seq int, file string) string {
 	return fmt.Sprintf("seq=%04d %s %s\n", seq, file, strings.Repeat("y", seq%17))
 }
 
-// appendRecs appends records from..to-1 to the file at name, made if missing.
+// appendRecs appends records from..to-1 to the file at name, made if missing: made in a
+// later tick of the file system's clock than the files beside it, so that the order they
+// were made in is the order of their birth times (files born in one tick are ordered by
+// a guess; see file.compare).
 func appendRecs(t *testing.T, name string, from, to int) {
 	t.Helper()
+	if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
+		laterTick(t, filepath.Dir(name))
+	}
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		t.Fatal(err)
@@ -28,6 +37,45 @@ func appendRecs(t *testing.T, name string, from, to int) {
 	defer f.Close()
 	for i := from; i < to; i++ {
 		write(t, f, resumeRec(i, filepath.Base(name)))
+	}
+}
+
+// laterTick waits until a file made in dir is born later than every file there.
+func laterTick(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var newest time.Time
+	for _, e := range entries {
+		if fl, err := openFile(filepath.Join(dir, e.Name())); err == nil {
+			if fl.born.After(newest) {
+				newest = fl.born
+			}
+			fl.close()
+		}
+	}
+	probe := filepath.Join(dir, ".tick")
+	for deadline := time.Now().Add(followDeadline); ; {
+		fl, err := os.Create(probe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, err := fl.Stat()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := born(fl, fi)
+		fl.Close()
+		os.Remove(probe)
+		if b.After(newest) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the file system's clock did not pass %v within %v", newest, followDeadline)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
