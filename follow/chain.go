@@ -341,6 +341,9 @@ func (ch *chain) copyOf(cur, fl *file, found []*file) bool {
 // that had the name after cur is queued only by the look that saw it there, which notes
 // that the name no longer names cur.
 func (ch *chain) pending(cur *file) (newer, older bool) {
+	if len(ch.next) == 0 {
+		return false, false
+	}
 	atName := !ch.detached(cur)
 	if !atName {
 		if fi, err := cur.f.Stat(); err == nil {

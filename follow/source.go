@@ -129,12 +129,15 @@ func (s *source) read(p []byte) (n int, err error, wait bool) {
 		rd.rewind = true
 		return 0, io.EOF, false
 	}
-	// A later file with data means the writer has moved on; seen before cur's read,
-	// not after, so that whatever the writer wrote to cur before that is in this read.
-	moveOn, older := s.ch.pending(rd.cur)
-	n, err = rd.cur.r.Read(p)
-	rd.pos += int64(n)
-	rd.atEnd = n < len(p)
+	n, err = rd.readCur(p)
+	var moveOn, older bool
+	if n == 0 && (err == nil || err == io.EOF) {
+		// At the end of cur's data: a later file with data means the writer has moved
+		// on. The queue is looked at before one more read of cur, not after, so that
+		// whatever the writer wrote to cur before moving on is in that read.
+		moveOn, older = s.ch.pending(rd.cur)
+		n, err = rd.readCur(p)
+	}
 	switch {
 	case n > 0:
 		rd.tail.remember(p[:n])
@@ -162,6 +165,14 @@ func (s *source) read(p []byte) (n int, err error, wait bool) {
 		return 0, s.err, false
 	}
 	return 0, nil, true
+}
+
+// readCur reads from cur at pos.
+func (rd *reading) readCur(p []byte) (int, error) {
+	n, err := rd.cur.r.Read(p)
+	rd.pos += int64(n)
+	rd.atEnd = n < len(p)
+	return n, err
 }
 
 // truncated reports whether cur is now shorter than what was read of it.
