@@ -389,3 +389,64 @@ func dynamicHeader(hlit, hdist, hclen uint64) []byte {
 	b.put(hclen, 4)
 	return append(b.bytes(), make([]byte, 40)...)
 }
+
+// checkBlocks decodes stream (whose decoded bytes are data) reporting its
+// blocks, and checks them against the reference decoder's: the same bit
+// offsets and decompressed offsets. Then it starts a Decoder at every
+// block, from the byte of its first bit with the window reported there:
+// each gives exactly the rest of data.
+func checkBlocks(t testing.TB, stream, data []byte) {
+	t.Helper()
+	_, _, want, err := refInflateBlocks(stream)
+	if err != nil {
+		t.Fatalf("the reference decoder: %v", err)
+	}
+	type point struct {
+		inflate.Block
+		window []byte
+	}
+	var points []point
+	d := inflate.NewReader(bytes.NewReader(stream))
+	d.SetBlockFunc(func(b inflate.Block) {
+		points = append(points, point{b, append([]byte(nil), d.Window()...)})
+	})
+	if got, err := readAll(t, d); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("decoding: %v", err)
+	}
+	d.SetBlockFunc(nil)
+	if len(points) != len(want) {
+		t.Fatalf("%d blocks reported, the reference finds %d", len(points), len(want))
+	}
+	for i, p := range points {
+		if p.Block != want[i] {
+			t.Fatalf("block %d reported at %+v, the reference finds %+v", i, p.Block, want[i])
+		}
+		if w := data[max(0, p.Out-inflate.WindowSize):p.Out]; !bytes.Equal(p.window, w) {
+			t.Fatalf("block %d: the window is not the %d bytes before it", i, len(w))
+		}
+		d.ResetAt(bufio.NewReaderSize(bytes.NewReader(stream[p.Bit/8:]), 16), uint(p.Bit%8), p.window)
+		got, err := readAll(t, d)
+		if err != nil || !bytes.Equal(got, data[p.Out:]) {
+			t.Fatalf("from block %d (bit %d, byte %d of the output): %v, %d bytes of %d, the first difference at %d",
+				i, p.Bit, p.Out, err, len(got), len(data)-int(p.Out), firstDiff(got, data[p.Out:]))
+		}
+		if d.Output() != int64(len(data))-p.Out {
+			t.Fatalf("from block %d: Output() = %d, want %d", i, d.Output(), int64(len(data))-p.Out)
+		}
+	}
+}
+
+// TestBlocks checks the blocks reported, and starting at each, for streams
+// of every block type.
+func TestBlocks(t *testing.T) {
+	s := samples(t)
+	for _, name := range []string{"mixed", "random", "far", "periods", "empty"} {
+		for _, level := range []int{0, 1, 6, 9, flate.HuffmanOnly} {
+			for _, flush := range []int{0, 20000} {
+				t.Run(fmt.Sprintf("%s/level%d/flush%d", name, level, flush), func(t *testing.T) {
+					checkBlocks(t, deflate(t, s[name], level, flush), s[name])
+				})
+			}
+		}
+	}
+}

@@ -3,6 +3,8 @@ package inflate_test
 import (
 	"errors"
 	"io"
+
+	"github.com/foreachio/foreach/internal/inflate"
 )
 
 // refInflate is a reference decoder of raw deflate, written from RFC 1951
@@ -13,12 +15,20 @@ import (
 // byte's own end), so that a test knows what a stream cut at any byte must
 // give: the bytes whose symbols end before the cut.
 func refInflate(stream []byte) (out []byte, ends []int64, err error) {
+	out, ends, _, err = refInflateBlocks(stream)
+	return out, ends, err
+}
+
+// refInflateBlocks is refInflate that also returns where each block starts:
+// its offset in bits and the bytes decoded before it.
+func refInflateBlocks(stream []byte) (out []byte, ends []int64, blocks []inflate.Block, err error) {
 	r := &refReader{data: stream}
 	for final := false; !final; {
+		blocks = append(blocks, inflate.Block{Bit: r.pos, Out: int64(len(out))})
 		f, ok1 := r.bits(1)
 		kind, ok2 := r.bits(2)
 		if !ok1 || !ok2 {
-			return out, ends, io.ErrUnexpectedEOF
+			return out, ends, blocks, io.ErrUnexpectedEOF
 		}
 		final = f == 1
 		switch kind {
@@ -36,10 +46,10 @@ func refInflate(stream []byte) (out []byte, ends []int64, err error) {
 			err = errRef
 		}
 		if err != nil {
-			return out, ends, err
+			return out, ends, blocks, err
 		}
 	}
-	return out, ends, nil
+	return out, ends, blocks, nil
 }
 
 var errRef = errors.New("reference: invalid deflate data")
