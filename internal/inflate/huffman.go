@@ -1,6 +1,6 @@
 package inflate
 
-import "encoding/binary"
+import "unsafe"
 
 const (
 	litlenMask = 1<<litlenBits - 1
@@ -17,7 +17,7 @@ const (
 func (d *Decoder) huffman() bool {
 	for d.state == inHuffman && d.err == nil && d.out.w < d.out.limit {
 		if d.in.ip+inMargin <= len(d.in.in) {
-			d.fast()
+			fastLoop(d)
 			continue
 		}
 		if !d.slowSymbol() {
@@ -27,44 +27,59 @@ func (d *Decoder) huffman() bool {
 	return true
 }
 
+// fastLoop is the fast loop in use (experiments compare variants).
+var fastLoop = (*Decoder).fast
+
 // fast decodes symbols while the input buffered holds inMargin bytes and
 // the burst has room, with a bit buffer refilled a word at a time: after a
 // refill it holds 56 bits at least, which is enough for a length and its
 // distance (15+5 and 15+13 bits), or three literals.
+//
+// Its loads and stores are unchecked (word): the loop's condition keeps them
+// inside in and buf. Each iteration refills at most twice, each a load of 8
+// bytes at most 7 past the last, and starts with ip <= len(in)-inMargin;
+// it starts with w < limit and writes at most 3 literals or a match of at
+// most 258 bytes, copied in words of 8 that end at most 7 bytes past it or
+// at 32 bytes, within buf's slack; a match reads from w-distance with distance <= w.
 func (d *Decoder) fast() {
 	in, ip := d.in.in, d.in.ip
 	bits, nbits := d.in.bits, d.in.nbits
-	buf, w := d.out.buf, d.out.w
+	w := d.out.w
 	lit, dist := d.lit, d.dist
 	inEnd := len(in) - inMargin
 	outEnd := d.out.limit
+	if len(d.out.buf) != outSize || outEnd > outSize-slack || inEnd < 0 {
+		panic("inflate: fast loop bounds")
+	}
+	inp := unsafe.Pointer(unsafe.SliceData(in))
+	out := unsafe.Pointer(unsafe.SliceData(d.out.buf))
 	for ip <= inEnd && w < outEnd {
-		bits |= binary.LittleEndian.Uint64(in[ip:]) << (nbits & 63)
+		bits |= load64(inp, ip) << (nbits & 63)
 		ip += int((63 - nbits) >> 3)
 		nbits |= 56
 		e := lit[bits&litlenMask]
 		if e&flagLiteral != 0 {
 			bits >>= e & 63
 			nbits -= uint(e & 63)
-			buf[w] = byte(e >> valueShift)
+			store8(out, w, byte(e>>valueShift))
 			w++
 			e = lit[bits&litlenMask]
 			if e&flagLiteral != 0 {
 				bits >>= e & 63
 				nbits -= uint(e & 63)
-				buf[w] = byte(e >> valueShift)
+				store8(out, w, byte(e>>valueShift))
 				w++
 				e = lit[bits&litlenMask]
 				if e&flagLiteral != 0 {
 					bits >>= e & 63
 					nbits -= uint(e & 63)
-					buf[w] = byte(e >> valueShift)
+					store8(out, w, byte(e>>valueShift))
 					w++
 					continue
 				}
 			}
 			// Enough bits for a length and a distance again.
-			bits |= binary.LittleEndian.Uint64(in[ip:]) << (nbits & 63)
+			bits |= load64(inp, ip) << (nbits & 63)
 			ip += int((63 - nbits) >> 3)
 			nbits |= 56
 		}
@@ -72,13 +87,12 @@ func (d *Decoder) fast() {
 			if e&flagLink == 0 {
 				bits >>= e & 63
 				nbits -= uint(e & 63)
-				if e&flagEnd != 0 {
-					d.save(ip, bits, nbits, w)
-					d.endBlock()
-					return
-				}
 				d.save(ip, bits, nbits, w)
-				d.corrupt("invalid literal/length symbol")
+				if e&flagEnd != 0 {
+					d.endBlock()
+				} else {
+					d.corrupt("invalid literal/length symbol")
+				}
 				return
 			}
 			bits >>= litlenBits
@@ -87,7 +101,7 @@ func (d *Decoder) fast() {
 			if e&flagLiteral != 0 {
 				bits >>= e & 63
 				nbits -= uint(e & 63)
-				buf[w] = byte(e >> valueShift)
+				store8(out, w, byte(e>>valueShift))
 				w++
 				continue
 			}
@@ -136,17 +150,23 @@ func (d *Decoder) fast() {
 		end := w + length
 		switch {
 		case distance >= 8:
-			for i := w; i < end; i += 8 {
-				binary.LittleEndian.PutUint64(buf[i:], binary.LittleEndian.Uint64(buf[i-distance:]))
+			// Four words whatever the length, so that the usual short
+			// match takes no branch on its length.
+			store64(out, w, load64(out, w-distance))
+			store64(out, w+8, load64(out, w+8-distance))
+			store64(out, w+16, load64(out, w+16-distance))
+			store64(out, w+24, load64(out, w+24-distance))
+			for i := w + 32; i < end; i += 8 {
+				store64(out, i, load64(out, i-distance))
 			}
 		case distance == 1:
-			v := uint64(buf[w-1]) * 0x0101010101010101
+			v := uint64(load8(out, w-1)) * 0x0101010101010101
 			for i := w; i < end; i += 8 {
-				binary.LittleEndian.PutUint64(buf[i:], v)
+				store64(out, i, v)
 			}
 		default:
 			for i := w; i < end; i++ {
-				buf[i] = buf[i-distance]
+				store8(out, i, load8(out, i-distance))
 			}
 		}
 		w = end
