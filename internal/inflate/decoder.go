@@ -235,9 +235,12 @@ func (d *Decoder) fail(err error) {
 	d.err = err
 }
 
-// corrupt stops decoding at invalid data.
+// corrupt stops decoding at invalid data. The source is left at the byte
+// where it was found, so that a caller counting the bytes consumed knows
+// where that is.
 func (d *Decoder) corrupt(reason string) {
 	d.err = &CorruptError{Bit: d.in.consumed(), Reason: reason}
+	d.in.finish()
 }
 
 // endBlock goes on after a block's end.
