@@ -17,7 +17,7 @@ const (
 func (d *Decoder) huffman() bool {
 	for d.state == inHuffman && d.err == nil && d.out.w < d.out.limit {
 		if d.in.ip+inMargin <= len(d.in.in) {
-			fastLoop(d)
+			d.fast()
 			continue
 		}
 		if !d.slowSymbol() {
@@ -26,9 +26,6 @@ func (d *Decoder) huffman() bool {
 	}
 	return true
 }
-
-// fastLoop is the fast loop in use (experiments compare variants).
-var fastLoop = (*Decoder).fast
 
 // fast decodes symbols while the input buffered holds inMargin bytes and
 // the burst has room, with a bit buffer refilled a word at a time: after a

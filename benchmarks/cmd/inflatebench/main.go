@@ -11,10 +11,13 @@
 // klauspost's. Tools given with -tools (igzip, libdeflate-gunzip, gzip) are
 // timed as processes writing to /dev/null, for reference.
 //
+//	go run ./benchmarks/cmd/inflatebench -make DIR        # DIR/real.txt, tall.txt, mixed.txt and their .gz
 //	go run ./benchmarks/cmd/inflatebench [-rounds 7] [-tools 'igzip -dc'] FILE.gz...
 //
-// Each FILE.gz needs FILE beside it, its text. benchmarks/inflate.sh makes
-// the corpora and writes benchmarks/results/inflate.md.
+// Each FILE.gz needs FILE beside it, its text. -make writes the corpora of
+// benchmarks/corpora.go (real text 128 MiB, tall and mixed 64 MiB) and
+// compresses each with gzip -6 (the tool's default level). benchmarks/inflate.sh
+// runs both and writes benchmarks/results/inflate.md.
 package main
 
 import (
@@ -36,6 +39,7 @@ import (
 
 	kgzip "github.com/klauspost/compress/gzip"
 
+	"github.com/foreachio/foreach/benchmarks"
 	"github.com/foreachio/foreach/internal/cputime"
 	"github.com/foreachio/foreach/internal/inflate"
 )
@@ -105,7 +109,15 @@ func main() {
 	rounds := flag.Int("rounds", 7, "rounds, each timing every decoder once")
 	tools := flag.String("tools", "", "commands timed as processes, separated by commas, such as 'igzip -dc,libdeflate-gunzip -c'")
 	only := flag.String("decoders", "", "the decoders to time, separated by commas (default all)")
+	makeDir := flag.String("make", "", "write the corpora and their .gz into this directory, then exit")
 	flag.Parse()
+	if *makeDir != "" {
+		if err := makeCorpora(*makeDir); err != nil {
+			fmt.Fprintln(os.Stderr, "inflatebench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	ds := decoders
 	if *only != "" {
 		ds = nil
@@ -268,4 +280,40 @@ func report(name string, size, gzSize int64, ds []decoder, tools []string, runs 
 	}
 }
 
-var _ = errors.New
+// corpora are the files -make writes: the shapes and sizes of
+// internal/decompress's benchmarks.
+var corpora = []struct {
+	shape string
+	size  int64
+}{
+	{benchmarks.Real, 128 << 20},
+	{"tall", 64 << 20},
+	{"mixed", 64 << 20},
+}
+
+// makeCorpora writes each corpus into dir as SHAPE.txt and SHAPE.txt.gz
+// (gzip -6 -n, so that the file does not depend on the time), unless both
+// are there already.
+func makeCorpora(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, c := range corpora {
+		txt := filepath.Join(dir, c.shape+".txt")
+		if _, err := os.Stat(txt + ".gz"); err == nil {
+			continue
+		}
+		f, err := benchmarks.MakeFile(dir, c.shape, c.size)
+		if err != nil {
+			return err
+		}
+		if f.Path != txt {
+			return errors.New("unexpected corpus path " + f.Path)
+		}
+		cmd := exec.Command("sh", "-c", `gzip -6 -n -c "$1" > "$1.gz.tmp" && mv "$1.gz.tmp" "$1.gz"`, "sh", txt)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("gzip %s: %v: %s", txt, err, out)
+		}
+	}
+	return nil
+}
