@@ -121,7 +121,7 @@ func TestBackwardBufferGrowsOnlyForALongRecord(t *testing.T) {
 	r := NewBackward(strings.NewReader(short), int64(len(short)), Options{BufferSize: bufSize})
 	peak := 0
 	for range r.Views() {
-		peak = max(peak, len(r.e.src.(*backward).win))
+		peak = max(peak, len(r.back.win))
 	}
 	require.NoError(t, r.Err())
 	assert.Equal(t, 2*bufSize, peak, "short records")
@@ -130,7 +130,7 @@ func TestBackwardBufferGrowsOnlyForALongRecord(t *testing.T) {
 	r = NewBackward(strings.NewReader(long), int64(len(long)), Options{BufferSize: bufSize})
 	peak = 0
 	for range r.Views() {
-		win := len(r.e.src.(*backward).win)
+		win := len(r.back.win)
 		peak = max(peak, win)
 		if r.Offset() < 1<<20 {
 			assert.Equal(t, 2*bufSize, win, "given back after the long record")
