@@ -331,7 +331,7 @@ func (e *engine) search(pieces bool) (settled, ok bool) {
 		e.fill()
 		return false, false
 	}
-	pieces = pieces && !e.cfg.tossing // records up to MaxRecord are held whole, to be skipped or cut whole
+	pieces = pieces && !e.cfg.tossing                         // records up to MaxRecord are held whole, to be skipped or cut whole
 	if pieces && avail >= e.cfg.readSize && e.blocks == nil { // a record being gathered is not cut into pieces
 		if p := e.pieceEnd(); p > e.start {
 			return true, e.emitPiece(p)

@@ -48,13 +48,13 @@ var (
 // error before reading anything; New and NewSection report it through Err once the first
 // Next returns false.
 type Options struct {
-	Sep        []byte // record separator; nil or empty means "\n"
-	Paragraph  bool   // records are paragraphs (Ruby's sep "")
-	Whole      bool   // the whole input is one record, or Limit-sized pieces (Ruby's sep nil)
-	Limit      int    // > 0: at most Limit bytes per record, separator included; 0: no limit
-	Chomp      bool   // drop the separator that ended each record
-	UTF8       bool   // a Limit cut never splits a UTF-8 character; without a Limit it has no effect
-	BufferSize int    // initial buffer size and the most bytes asked of the source per read; 0 means 64 KiB
+	Sep        []byte  // record separator; nil or empty means "\n"
+	Paragraph  bool    // records are paragraphs (Ruby's sep "")
+	Whole      bool    // the whole input is one record, or Limit-sized pieces (Ruby's sep nil)
+	Limit      int     // > 0: at most Limit bytes per record, separator included; 0: no limit
+	Chomp      bool    // drop the separator that ended each record
+	UTF8       bool    // a Limit cut never splits a UTF-8 character; without a Limit it has no effect
+	BufferSize int     // initial buffer size and the most bytes asked of the source per read; 0 means 64 KiB
 	MaxRecord  int     // > 0: a longer record stops iteration with *TooLongError (or what TooLong says); 0: unbounded
 	TooLong    TooLong // with MaxRecord: what a longer record gets (default: TooLongStop)
 	Decompress bool    // gzip, zstd, bzip2, xz or lz4 input (detected by its first bytes) is decompressed; other input passes unchanged
