@@ -237,7 +237,7 @@ func (b *backward) find() bool {
 		switch {
 		case b.from > 0:
 			b.search()
-		case c.lo > b.longAt:
+		case c.lo > b.longAt+len(b.cfg.sep)-1: // data[:lo] may begin with a separator's last bytes
 			return b.locate()
 		case !b.fill():
 			return false

@@ -265,8 +265,10 @@ func (e *engine) advance(pieces bool) bool {
 		if e.before == 0 && !e.atRecordStart() {
 			return e.finish()
 		}
-		if e.start == len(e.data) {
-			// before > 0 never gets here: a piece and a gather both leave bytes behind.
+		if e.start == len(e.data) && !(e.toss && e.rerr != nil) {
+			// before > 0 never gets here but for a record being read past (toss), which
+			// search ends at the input's end: a piece and a gather both leave bytes
+			// behind.
 			if e.rerr == nil {
 				e.fill()
 				continue
@@ -306,8 +308,6 @@ func (e *engine) search(pieces bool) (settled, ok bool) {
 		return e.ended(e.scan+end, true)
 	}
 	switch {
-	case cut && e.toss:
-		return e.ended(limit, false)
 	case cut:
 		return e.cutAtLimit(limit)
 	case e.cfg.opt.MaxRecord > 0 && !e.toss && e.before+avail > e.cfg.opt.MaxRecord:
@@ -327,11 +327,13 @@ func (e *engine) search(pieces bool) (settled, ok bool) {
 	}
 	e.scan = max(e.start, limit-max(len(e.cfg.sep)-1, 0))
 	if e.toss {
-		e.drop(e.scan)
+		e.drop(e.tossTo())
 		e.fill()
 		return false, false
 	}
-	pieces = pieces && !e.cfg.tossing                         // records up to MaxRecord are held whole, to be skipped or cut whole
+	// With TooLongSkip or TooLongCut, records up to MaxRecord are held whole, to be
+	// skipped or cut whole.
+	pieces = pieces && !e.cfg.tossing
 	if pieces && avail >= e.cfg.readSize && e.blocks == nil { // a record being gathered is not cut into pieces
 		if p := e.pieceEnd(); p > e.start {
 			return true, e.emitPiece(p)

@@ -201,6 +201,14 @@ func (o Options) Verbatim() bool {
 	return o.Validate() == nil && !o.Chomp && !o.Paragraph && !o.Decompress && o.MaxRecord == 0
 }
 
+// Separator returns the bytes that end a record under o: Sep, or "\n" when Sep is empty,
+// "\n\n" with Paragraph, nil with Whole (records end with the input or Limit). The
+// slice is the caller's own.
+func (o Options) Separator() []byte {
+	c := newConfig(o)
+	return bytes.Clone(c.sep)
+}
+
 // mode is how a record ends, decided once from the Options.
 type mode uint8
 

@@ -24,6 +24,17 @@ func (e *engine) beginToss() {
 	e.blocks = append(e.blocks, clone(e.data[e.start:e.start+keep]))
 }
 
+// tossTo returns how far the record being read past can be dropped, once searched to
+// scan: up to scan, which keeps the bytes that may begin its separator, and with a UTF-8
+// Limit, up to 4 bytes before the cut, which cutAtLimit looks back at.
+func (e *engine) tossTo() int {
+	to := e.scan
+	if o := &e.cfg.opt; o.UTF8 && o.Limit > 0 {
+		to = min(to, e.start+o.Limit-e.before-4)
+	}
+	return max(e.start, to)
+}
+
 // drop consumes data[start:to], bytes of a record being read past.
 func (e *engine) drop(to int) {
 	e.before += to - e.start
