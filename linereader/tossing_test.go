@@ -176,7 +176,9 @@ func TestTooLongRecordsLongerThanTheBuffer(t *testing.T) {
 	}
 }
 
-func iotestHalf(in []byte) io.Reader { return &randomReader{r: bytes.NewReader(in), rng: rand.New(rand.NewPCG(1, 2)), max: 1000} }
+func iotestHalf(in []byte) io.Reader {
+	return &randomReader{r: bytes.NewReader(in), rng: rand.New(rand.NewPCG(1, 2)), max: 1000}
+}
 
 // Sections, CountAt and NewTail agree with a sequential read that skips or cuts.
 func TestTooLongSectionsAndCountAgree(t *testing.T) {
