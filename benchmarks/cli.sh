@@ -3,7 +3,7 @@
 # files in the page cache, and writes benchmarks/results/cli.md (the report) and
 # benchmarks/results/cli.tsv (one line per case, foreach beside its tool: the picture's input, tools/plot):
 #
-#   tall   go run ./benchmarks/cmd/gen --shape tall (many short lines), SIZE bytes
+#   tall   go run ./testdata/gen --shape tall (many short lines), SIZE bytes
 #   real   the Go distribution's .go files ($(go env GOROOT)/src/**/*.go, in path
 #          order, again from the first when they run out) concatenated to SIZE bytes
 #          and cut at the first line end past it: the recipe of benchmarks/corpora.go
@@ -90,7 +90,7 @@ if [ -n "${BASE:-}" ]; then
 fi
 
 bytes="$(python3 -c "import re,sys; m=re.fullmatch(r'(\d+)(KiB|MiB|GiB)?', sys.argv[1]); print(int(m[1]) << {None:0,'KiB':10,'MiB':20,'GiB':30}[m[2]])" "$size")"
-go run ./benchmarks/cmd/gen --shape tall --size "$size" -o "$work/tall.txt"
+go run ./testdata/gen --shape tall --size "$size" -o "$work/tall.txt"
 python3 - "$(go env GOROOT)/src" "$bytes" "$work/real.txt" <<'PY'
 import os, sys
 root, size, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
@@ -232,7 +232,7 @@ report="$work/cli.md"
 	echo
 	echo "- Commit: $commit$([ -n "$base" ] && echo ", and foreach-base built from $base")"
 	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(uname -sr), $(go env GOVERSION); $(cat --version | head -n1), $(wc --version | head -n1 | sed 's/.*) //')"
-	echo "- Data, in the page cache: tall, \`go run ./benchmarks/cmd/gen --shape tall --size $size\` ($(wc -c <"$work/tall.txt") bytes, $(wc -l <"$work/tall.txt") lines); real, the Go distribution's .go files concatenated ($(wc -c <"$work/real.txt") bytes, $(wc -l <"$work/real.txt") lines); gotree, the same .go files where they are ($(wc -l <"$work/gotree.list") files, $(xargs -d '\n' -a "$work/gotree.list" cat | wc -c) bytes), named by \`xargs -d '\\n' -n 2000\` in path order"
+	echo "- Data, in the page cache: tall, \`go run ./testdata/gen --shape tall --size $size\` ($(wc -c <"$work/tall.txt") bytes, $(wc -l <"$work/tall.txt") lines); real, the Go distribution's .go files concatenated ($(wc -c <"$work/real.txt") bytes, $(wc -l <"$work/real.txt") lines); gotree, the same .go files where they are ($(wc -l <"$work/gotree.list") files, $(xargs -d '\n' -a "$work/gotree.list" cat | wc -c) bytes), named by \`xargs -d '\\n' -n 2000\` in path order"
 	echo "- Command: \`SIZE=$size ROUNDS=$rounds RUNS=$runs${rows:+ ROWS='$rows'}${BASE:+ BASE=$BASE} benchmarks/cli.sh\`: hyperfine, $rounds rounds of $runs runs per command (after one warm-up run), the commands in turn, in the other order every other round; wall: median over all runs; ratio: median of the rounds' ratios of medians [least–greatest]; CPU: user + system, hyperfine's mean per round, median over the rounds. Outputs checked against the tools' before timing."
 	echo "- Load average (1, 5, 15 min): $load as the timing started, on $(nproc) cores (the script's own build and corpora count in it)"
 	for corpus in tall real; do

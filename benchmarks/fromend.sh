@@ -8,7 +8,7 @@
 #                                                   side in one process, wall and CPU, and what
 #                                                   a backward pass allocates)
 #
-# The corpora are those of benchmarks/cli.sh: tall from benchmarks/cmd/gen, real the Go
+# The corpora are those of benchmarks/cli.sh: tall from testdata/gen, real the Go
 # distribution's .go files concatenated. Before any timing, each foreach output is
 # checked against its tool's, byte for byte. Each row runs ROUNDS rounds of RUNS runs per
 # command (hyperfine), the commands in turn, in the other order every other round; the
@@ -64,7 +64,7 @@ open(out, "wb").write(data[:end + 1] if end >= 0 else data)
 PY
 }
 bytes="$(python3 -c "import re,sys; m=re.fullmatch(r'(\d+)(KiB|MiB|GiB)?', sys.argv[1]); print(int(m[1]) << {None:0,'KiB':10,'MiB':20,'GiB':30}[m[2]])" "$size")"
-go run ./benchmarks/cmd/gen --shape tall --size "$size" -o "$work/tall.txt"
+go run ./testdata/gen --shape tall --size "$size" -o "$work/tall.txt"
 real "$bytes" "$work/real.txt"
 real $((1 << 20)) "$work/real-1MiB.txt"
 : >"$work/empty.txt"

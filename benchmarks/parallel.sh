@@ -5,7 +5,7 @@
 # The code measured is exactly the commit HEAD: the program is built from `git archive HEAD`,
 # so uncommitted changes are never measured. The timed part runs under
 # `flock /tmp/foreach-bench.lock`, so that no other measurement on the machine overlaps it.
-# Two corpora: the generated tall corpus (`go run ./benchmarks/cmd/gen --shape tall`) and real text,
+# Two corpora: the generated tall corpus (`go run ./testdata/gen --shape tall`) and real text,
 # the Go distribution's own .go files concatenated in sorted path order.
 #
 # Environment: PAIRS (default 15) alternating pairs of runs per row; SIZE (default 64MiB) of
@@ -25,7 +25,7 @@ trap 'rm -rf "$work"' EXIT
 rev="$(git rev-parse --short=12 HEAD)"
 git archive --format=tar HEAD | tar -x -C "$work" -f -
 (cd "$work" && go build -o "$work/parallelbench" ./benchmarks/cmd/parallelbench &&
-	go run ./benchmarks/cmd/gen --shape tall --size "$size" -o "$work/tall.txt")
+	go run ./testdata/gen --shape tall --size "$size" -o "$work/tall.txt")
 find "$(go env GOROOT)/src" -name '*.go' -type f | LC_ALL=C sort | xargs cat >"$work/gosrc.txt"
 
 cpu="$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || echo unknown)"
