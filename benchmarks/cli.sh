@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Times the foreach command against the tools it stands beside, with hyperfine, on two
 # files in the page cache, and writes benchmarks/results/cli.md (the report) and
-# benchmarks/results/cli.tsv (one line per case, foreach beside its tool: the picture's input, tools/plot):
+# benchmarks/results/cli.tsv (one line per case, foreach beside its tool: the picture's input, tools/plot),
+# with a copy of each under benchmarks/results/history (cli-COMMIT.md, .tsv):
 #
 #   tall   go run ./testdata/gen --shape tall (many short lines), SIZE bytes
 #   real   the Go distribution's .go files ($(go env GOROOT)/src/**/*.go, in path
 #          order, again from the first when they run out) concatenated to SIZE bytes
-#          and cut at the first line end past it: the recipe of benchmarks/corpora.go
+#          and cut at the first line end past it: the recipe of internal/contend/corpora.go
 #
 # and for each of them:
 #
@@ -53,6 +54,7 @@
 # Needs hyperfine (apt-get install hyperfine), python3, GNU coreutils.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/keep.sh
 
 lock=/tmp/foreach-bench.lock
 if [ -z "${FOREACH_BENCH_LOCKED:-}" ]; then
@@ -254,11 +256,9 @@ if [ -n "$rows" ]; then
 	cat "$report"
 	exit
 fi
-mkdir -p benchmarks/results
-cp "$report" benchmarks/results/cli.md
 # The picture's input (tools/plot): one line per case, foreach and the tool it stands
 # beside, with the goals of the issue that set them.
-python3 - "$work/cli.tsv" benchmarks/results/cli.tsv "$commit" <<'PY'
+python3 - "$work/cli.tsv" "$work/plot.tsv" "$commit" <<'PY'
 import csv, sys
 src, dst, commit = sys.argv[1], sys.argv[2], sys.argv[3]
 rows = list(csv.DictReader(open(src), delimiter="\t"))
@@ -283,4 +283,5 @@ with open(dst, "w") as out:
         out.write("\t".join([cmd + sfx, tcmd + sfx, r["corpus"], r["wall_s"], tool["wall_s"], goal,
                              r["cpu_s"], tool["cpu_s"], r["ratio"], r["ratio_least"], r["ratio_greatest"]]) + "\n")
 PY
-cat benchmarks/results/cli.md
+cat "$report"
+keep_results "$commit" "$report" "$work/plot.tsv"

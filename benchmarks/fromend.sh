@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Measures reading from the end (issue 30's goals) and writes benchmarks/results/fromend.md:
+# Measures reading from the end (issue 30's goals) and writes benchmarks/results/fromend.md
+# (and history/fromend-COMMIT.md):
 #
 #   foreach --reverse F     vs  tac F              (F: 256 MiB of tall lines, and of real text)
 #   foreach --last 10 F     vs  tail -n 10 F       (F: real text of 256 MiB, and of 1 MiB;
@@ -24,6 +25,7 @@
 # /tmp/foreach-bench.lock, as benchmarks/cli.sh does. Needs hyperfine, python3, GNU coreutils.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/keep.sh
 
 lock=/tmp/foreach-bench.lock
 if [ -z "${FOREACH_BENCH_LOCKED:-}" ]; then
@@ -45,7 +47,7 @@ git archive HEAD | tar -x -C "$work/src"
 (cd "$work/src" && go build -o "$work/foreach" ./cmd/foreach && go build -o "$work/fromend" ./benchmarks/cmd/fromend)
 
 # real SIZE FILE: the Go distribution's .go files concatenated, cut at the first line end
-# past SIZE bytes (benchmarks/corpora.go's recipe).
+# past SIZE bytes (internal/contend/corpora.go's recipe).
 real() {
 	python3 - "$(go env GOROOT)/src" "$1" "$2" <<'PY'
 import os, sys
@@ -138,6 +140,5 @@ report="$work/fromend.md"
 	echo
 	echo "- Load average as the timing ended: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$report"
-mkdir -p benchmarks/results
-cp "$report" benchmarks/results/fromend.md
 cat "$report"
+keep_results "$commit" "$report"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Measures parallel.Foreach, Map and Fold against the sequential loops (benchmarks/cmd/parallelbench)
-# and records the tables in benchmarks/results/parallel.md, naming the commit and the machine.
+# and records the tables in benchmarks/results/parallel.md (and
+# history/parallel-COMMIT.md), naming the commit and the machine.
 #
 # The code measured is exactly the commit HEAD: the program is built from `git archive HEAD`,
 # so uncommitted changes are never measured. The timed part runs under
@@ -13,12 +14,12 @@
 # 1,2,3,4) worker counts of the scaling rows. At the defaults, about 4 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/keep.sh
 
 pairs="${PAIRS:-15}"
 size="${SIZE:-64MiB}"
 passes="${PASSES:-3}"
 workers="${WORKERS:-1,2,3,4}"
-out=benchmarks/results/parallel.md
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -45,6 +46,4 @@ mem="$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo 2>/dev/n
 		"tall=$work/tall.txt" "Go sources=$work/gosrc.txt"
 	echo "- load average when it ended: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 } >"$work/parallel.md"
-mkdir -p "$(dirname "$out")"
-mv "$work/parallel.md" "$out"
-echo "wrote $out"
+keep_results "$rev" "$work/parallel.md"
