@@ -47,7 +47,7 @@ else
 fi
 go build -o "$work/foreach" ./cmd/foreach
 go test -c -o "$work/decompress.test" ./internal/decompress
-commit="$(git rev-parse --short HEAD)"
+commit="$(git rev-parse --short=12 HEAD)"
 git diff --quiet HEAD -- internal/decompress linereader cmd go.mod || commit="$commit+changes"
 
 # The files, made (and put in the page cache) before anything is timed.

@@ -13,7 +13,7 @@ sizes=("$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/longline" ./benchmarks/cmd/longline
-rev=$(git rev-parse --short HEAD)
+rev=$(git rev-parse --short=12 HEAD)
 [ -z "$(git status --porcelain -- . ':!benchmarks/results')" ] || rev="$rev+dirty"
 out="$work/memory.md"
 {
