@@ -121,7 +121,7 @@ func TestBackwardBufferGrowsOnlyForALongRecord(t *testing.T) {
 	r := NewBackward(strings.NewReader(short), int64(len(short)), Options{BufferSize: bufSize})
 	peak := 0
 	for range r.Views() {
-		peak = max(peak, len(r.e.src.(*backward).win))
+		peak = max(peak, len(r.back.win))
 	}
 	require.NoError(t, r.Err())
 	assert.Equal(t, 2*bufSize, peak, "short records")
@@ -130,7 +130,7 @@ func TestBackwardBufferGrowsOnlyForALongRecord(t *testing.T) {
 	r = NewBackward(strings.NewReader(long), int64(len(long)), Options{BufferSize: bufSize})
 	peak = 0
 	for range r.Views() {
-		win := len(r.e.src.(*backward).win)
+		win := len(r.back.win)
 		peak = max(peak, win)
 		if r.Offset() < 1<<20 {
 			assert.Equal(t, 2*bufSize, win, "given back after the long record")
@@ -307,4 +307,77 @@ func TestFromEndResetReadsTheNewSourceForward(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Records longer than longAt (8 MiB by default, lowered here to a few bytes) are not
+// held in the window: located by reading on backwards, then read forward from src, whole
+// or, for Pieces and Runs, in pieces of BufferSize that join to the record. The records
+// are exactly a forward read's, reversed, with Chomp, MaxRecord and TooLong too.
+func TestBackwardLongRecordsReadFromSource(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 7))
+	for i := range 3000 {
+		sep := splittableSeps[rng.IntN(len(splittableSeps))]
+		in := RandomOver(rng, fromEndAlphabet(sep), rng.IntN(80))
+		opt := Options{Sep: []byte(sep), Chomp: rng.IntN(2) == 0, BufferSize: 1 + rng.IntN(8)}
+		if rng.IntN(3) == 0 {
+			opt.MaxRecord, opt.TooLong = 1+rng.IntN(12), TooLong(1+rng.IntN(2))
+		}
+		want := New(bytes.NewReader(in), opt)
+		var texts []string
+		for rec := range want.Lines() {
+			texts = append([]string{string(rec)}, texts...)
+		}
+		require.NoError(t, want.Err())
+		longAt := rng.IntN(8)
+		for _, how := range Iterators {
+			r := NewBackward(bytes.NewReader(in), int64(len(in)), opt)
+			r.back.longAt = longAt
+			got, err := ReadAll(r, how)
+			require.NoError(t, err, "case %d", i)
+			if how == "Pieces" || how == "Runs" {
+				got = Joined(got)
+			}
+			if !slices.Equal(Texts(got), texts) {
+				t.Fatalf("case %d input %q %+v longAt %d %s: got %q, want %q", i, in, opt, longAt, how, Texts(got), texts)
+			}
+		}
+	}
+}
+
+// A record of 64 MiB read backwards by Pieces comes in pieces of BufferSize, with the
+// offsets of a forward read, and the window stays small; Views gets it whole, in one
+// array of its length.
+func TestBackwardLongRecordBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("64 MiB")
+	}
+	long := bytes.Repeat([]byte("y"), 64<<20)
+	in := slices.Concat([]byte("first\n"), long, []byte("\nlast\n"))
+	r := NewBackward(bytes.NewReader(in), int64(len(in)), Options{})
+	var pieces, partial int
+	var joined int64
+	maxWin := 0
+	for p := range r.Pieces() {
+		maxWin = max(maxWin, len(r.back.win))
+		if r.Offset() >= 6 && r.Offset() < int64(6+len(long)+1) {
+			require.Equal(t, int64(6)+joined, r.Offset(), "piece %d", pieces)
+			joined += int64(len(p))
+			pieces++
+			if r.Partial() {
+				partial++
+			}
+		}
+	}
+	require.NoError(t, r.Err())
+	assert.Equal(t, int64(len(long)+1), joined, "the record, its separator included")
+	assert.Equal(t, pieces-1, partial)
+	assert.LessOrEqual(t, maxWin, 2*gatherMin+4*DefaultBufferSize, "the window")
+
+	r = NewBackward(bytes.NewReader(in), int64(len(in)), Options{Chomp: true})
+	var lens []int
+	for rec := range r.Views() {
+		lens = append(lens, len(rec))
+	}
+	require.NoError(t, r.Err())
+	assert.Equal(t, []int{4, len(long), 5}, lens)
 }

@@ -39,7 +39,7 @@ func NewTail(src io.ReaderAt, size int64, n int, opt Options) *Reader {
 		start, reads, refuse = tailStart(src, size, n, &cfg)
 	}
 	start = max(0, min(start, size))
-	r := NewAt(io.NewSectionReader(src, start, size-start), start, opt)
+	r := newAt(io.NewSectionReader(src, start, size-start), start, opt)
 	r.e.reads = reads
 	if refuse != nil {
 		r.e.fail(refuse) // the tail's error, not the options': Reset reads the new source
