@@ -1,26 +1,27 @@
 #!/usr/bin/env bash
 # Follows a file that a separate process appends to as fast as it can, one write(2) per
-# record (scripts/appender), with `foreach -f` and with GNU `tail -F`, and measures what
+# record (benchmarks/cmd/appender), with `foreach -f` and with GNU `tail -F`, and measures what
 # each follower costs: its CPU time, and the writer's rate beside it. Also the writer
 # alone, and beside each follower stopped (SIGSTOP) once its watch is set up: the cost of
 # the file-system notifications themselves, which falls on the writer's write(2) whoever
-# reads them. Writes benchmarks/results/follow-vs-tail.md.
+# reads them. Writes benchmarks/results/follow-vs-tail.md
+# (and history/follow-vs-tail-COMMIT.md).
 #
-#   scripts/follow-vs-tail.sh            # N=1000000 records, ROUNDS=5 per case
+#   benchmarks/follow-vs-tail.sh            # N=1000000 records, ROUNDS=5 per case
 #
 # The foreach measured is built from the commit HEAD (git archive). Needs GNU tail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/keep.sh
 
 n="${N:-1000000}"
 rounds="${ROUNDS:-5}"
-results=benchmarks/results
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 rev="$(git rev-parse --short=12 HEAD)"
 git archive --format=tar HEAD | tar -x -C "$work/" -f -
-(cd "$work" && go build -o "$work/foreach" ./cmd/foreach && go build -o "$work/appender" ./scripts/appender)
+(cd "$work" && go build -o "$work/foreach" ./cmd/foreach && go build -o "$work/appender" ./benchmarks/cmd/appender)
 tick=$(getconf CLK_TCK)
 
 # once CASE: one round of CASE; prints "writer-rec/s follower-cpu-ms lines-out".
@@ -69,7 +70,7 @@ done
 	echo
 	echo "- Commit: $rev (built from \`git archive\` of it); $(tail --version | head -n1)"
 	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(uname -sr), $(go env GOVERSION)"
-	echo "- Command: \`N=$n ROUNDS=$rounds scripts/follow-vs-tail.sh\`; files in $(df -T "$work" | awk 'NR==2 {print $2}')"
+	echo "- Command: \`N=$n ROUNDS=$rounds benchmarks/follow-vs-tail.sh\`; files in $(df -T "$work" | awk 'NR==2 {print $2}')"
 	echo "- Load average as it ended: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo
 	echo "A separate process appends $n records of 15 bytes, one write(2) each, as fast as it"
@@ -89,5 +90,6 @@ done
 		*) printf '| %s | %.0f | %s ms | %s (fewest of the rounds) |\n' "$c" "$rate" "$cpu" "$lines" ;;
 		esac
 	done
-} >"$results/follow-vs-tail.md"
-cat "$results/follow-vs-tail.md"
+} >"$work/follow-vs-tail.md"
+cat "$work/follow-vs-tail.md"
+keep_results "$rev" "$work/follow-vs-tail.md"

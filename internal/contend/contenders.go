@@ -1,10 +1,11 @@
-package benchmarks
+package contend
 
 import (
 	"bufio"
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"os"
 
 	"github.com/foreachio/foreach/internal/naive"
@@ -68,11 +69,11 @@ type Contender struct {
 	Run     func(f *os.File, read int) (Result, error)
 }
 
-// ReadSize is the read size the suite gives every contender: the engine's default,
+// ReadSize is the read size the benchmark suite gives every contender: the engine's default,
 // bufio.Scanner's initial buffer, the bufio.Reader of ReadBytes.
 const ReadSize = 64 << 10
 
-// Contenders are every loop the suite times, by name. The engine's records keep their
+// Contenders are every loop the benchmarks time, by name. The engine's records keep their
 // "\n" (no Chomp): that is the engine's default, and what a program that writes its lines
 // back out wants.
 var Contenders = map[string]Contender{
@@ -163,7 +164,7 @@ func engineBatches(f *os.File, read int) (res Result, err error) {
 // to any line length, so that no line is too long for it.
 func newScanner(f *os.File, read int) *bufio.Scanner {
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, read), 1<<40)
+	sc.Buffer(make([]byte, read), math.MaxInt)
 	return sc
 }
 

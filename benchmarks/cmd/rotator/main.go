@@ -5,9 +5,9 @@
 // at the name, the writer moving to it. With -interval, one rotation every interval
 // (sleeping between); without, as fast as it can. It prints the records written, the
 // rotations and the mean interval between rotations.
-// scripts/rotation-vs-tail.sh runs it beside foreach -f and tail -F.
+// benchmarks/rotation-vs-tail.sh runs it beside foreach -f and tail -F.
 //
-//	go run ./scripts/rotator -n 200000 -every 200 -interval 2ms FILE
+//	go run ./benchmarks/cmd/rotator -n 200000 -every 200 -interval 2ms FILE
 package main
 
 import (

@@ -3,15 +3,16 @@
 # the first new record printed, and the bytes it read (/proc/PID/io rchar), when the log
 # is still at the name and when it was rotated (renamed, a new file created) while the
 # command was stopped. A checkpoint names the file and the offset: resuming must not read
-# the file again. Writes benchmarks/results/follow-resume.md.
+# the file again. Writes benchmarks/results/follow-resume-cost.md
+# (and history/follow-resume-cost-COMMIT.md).
 #
-#   scripts/follow-resume-cost.sh          # SIZE=1073741824 ROUNDS=3
+#   benchmarks/follow-resume-cost.sh          # SIZE=1073741824 ROUNDS=3
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/keep.sh
 
 size="${SIZE:-1073741824}"
 rounds="${ROUNDS:-3}"
-results=benchmarks/results
 work="$(mktemp -d)"
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
@@ -69,7 +70,7 @@ done
 	echo
 	echo "- Commit: $rev (built from \`git archive\` of it)"
 	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(uname -sr), $(go env GOVERSION)"
-	echo "- Command: \`SIZE=$size ROUNDS=$rounds scripts/follow-resume-cost.sh\`; files in $(df -T "$work" | awk 'NR==2 {print $2}')"
+	echo "- Command: \`SIZE=$size ROUNDS=$rounds benchmarks/follow-resume-cost.sh\`; files in $(df -T "$work" | awk 'NR==2 {print $2}')"
 	echo "- Load average as it ended: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo
 	echo "A $size-byte log; \`foreach -f --from-end --state FILE\` saves its checkpoint at the end"
@@ -82,5 +83,6 @@ done
 	echo "| case | ms | bytes read |"
 	echo "|---|---:|---:|"
 	while read -r c ms rb; do echo "| $c | $ms | $rb |"; done <"$work/raw"
-} >"$results/follow-resume.md"
-cat "$results/follow-resume.md"
+} >"$work/follow-resume-cost.md"
+cat "$work/follow-resume-cost.md"
+keep_results "$rev" "$work/follow-resume-cost.md"

@@ -1,8 +1,8 @@
 // Command appender appends records to a file as fast as it can, one write(2) per record,
 // as a logger without a buffer does, and prints how many it wrote per second.
-// scripts/follow-vs-tail.sh runs it beside a follower.
+// benchmarks/follow-vs-tail.sh runs it beside a follower.
 //
-//	go run ./scripts/appender -n 1000000 FILE
+//	go run ./benchmarks/cmd/appender -n 1000000 FILE
 package main
 
 import (

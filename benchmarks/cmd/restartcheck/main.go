@@ -13,9 +13,9 @@
 //     while it was down: every record must be printed, none in part; the records printed
 //     twice are counted.
 //
-//     go run ./scripts/restartcheck -foreach ./foreach -kills 12
+//     go run ./benchmarks/cmd/restartcheck -foreach ./foreach -kills 12
 //
-// scripts/follow-restart.sh runs it and writes benchmarks/results/follow-restart.md.
+// benchmarks/follow-restart.sh runs it and writes benchmarks/results/follow-restart.md.
 package main
 
 import (

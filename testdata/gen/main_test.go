@@ -142,7 +142,7 @@ func TestBadFlagsExit2WithUsage(t *testing.T) {
 		if stdout != "" {
 			t.Errorf("%q: %d bytes on stdout, want none", tc.args, len(stdout))
 		}
-		if !strings.HasPrefix(stderr, tc.msg) || !strings.Contains(stderr, "\nUsage: go run ./benchmarks/cmd/gen --shape NAME") {
+		if !strings.HasPrefix(stderr, tc.msg) || !strings.Contains(stderr, "\nUsage: go run ./testdata/gen --shape NAME") {
 			t.Errorf("%q: stderr %q, want %q and the usage", tc.args, stderr, tc.msg)
 		}
 	}

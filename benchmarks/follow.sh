@@ -4,18 +4,19 @@
 # time of a follower while the file is quiet (the follow package's BenchmarkFollowThroughput,
 # BenchmarkFollowLatency and BenchmarkFollowQuiet), with notifications and on the polling
 # path. Writes
-#   benchmarks/results/$OUT.txt  raw go test output (OUT: follow unless set)
-#   benchmarks/results/$OUT.md   benchstat of it, with the commit, the machine and its load
-# BENCH (a -test.bench pattern) picks the benchmarks, all of them unless set.
+#   benchmarks/results/follow.txt  raw go test output
+#   benchmarks/results/follow.md   benchstat of it, with the commit, the machine and its load
+# and a copy of each under benchmarks/results/history (follow-COMMIT.txt, .md). BENCH (a
+# -test.bench pattern) picks the benchmarks, all of them unless set; the report names it.
 #
 # Like benchmarks/run.sh it measures exactly the commit HEAD (built from `git archive`), in
 # COUNT (default 6) rounds of every benchmark, one run each. Run it under
 # `flock /tmp/foreach-bench.lock` on a shared machine. About 50 s per round.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/keep.sh
 
 count="${COUNT:-6}"
-results=benchmarks/results
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -34,14 +35,14 @@ start=$(date +%s)
 	done
 } | tee "$work/raw.txt"
 elapsed=$(($(date +%s) - start))
-out="${OUT:-follow}"
-cp "$work/raw.txt" "$results/$out.txt"
+keep_results "$rev" "$work/raw.txt"
+raw=benchmarks/results/follow.txt # benchstat names its input: the path the report points to
 {
 	echo "# Follow"
 	echo
 	echo "- Commit: $rev (built from \`git archive\` of it), $(nproc) cores, $(go env GOVERSION), $(uname -sr)"
-	echo "- Command: \`COUNT=$count OUT=$out BENCH='${BENCH:-^BenchmarkFollow}' scripts/follow.sh\`, wall time $((elapsed / 60))m$((elapsed % 60))s"
-	echo "- Load average at the start of each round: $(grep '^load:' "$results/$out.txt" | cut -d' ' -f2 | paste -sd' ')"
+	echo "- Command: \`COUNT=$count BENCH='${BENCH:-^BenchmarkFollow}' benchmarks/follow.sh\`, wall time $((elapsed / 60))m$((elapsed % 60))s"
+	echo "- Load average at the start of each round: $(grep '^load:' "$raw" | cut -d' ' -f2 | paste -sd' ')"
 	echo "- Files in $(df -T "${TMPDIR:-/tmp}" | awk 'NR==2 {print $2}') under ${TMPDIR:-/tmp}; notify: inotify (fsnotify) plus the poll every 250 ms; poll: the poll alone"
 	echo
 	echo "Throughput: a writer appends 2,000,000 records of 12 to 17 bytes as fast as it can, one"
@@ -54,7 +55,7 @@ cp "$work/raw.txt" "$results/$out.txt"
 	echo "sleeping."
 	echo
 	echo '```'
-	go tool benchstat -ignore load "$results/$out.txt"
+	go tool benchstat -ignore load "$raw"
 	echo '```'
-} >"$results/$out.md"
-echo "wrote $results/$out.txt and $results/$out.md"
+} >"$work/follow.md"
+keep_results "$rev" "$work/follow.md"

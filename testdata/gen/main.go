@@ -1,11 +1,11 @@
 // Command gen writes a benchmark corpus for foreach: text of a known shape or
 // binary noise, the same bytes for the same flags on every machine.
 //
-//	go run ./benchmarks/cmd/gen --shape NAME [--lines N] [--phrases N] [--seed N] [--size SIZE] [-o FILE]
+//	go run ./testdata/gen --shape NAME [--lines N] [--phrases N] [--seed N] [--size SIZE] [-o FILE]
 //
 // For example, 64 MiB of lines with long-tailed lengths:
 //
-//	go run ./benchmarks/cmd/gen --shape mixed --size 64MiB -o mixed.txt
+//	go run ./testdata/gen --shape mixed --size 64MiB -o mixed.txt
 //
 // The shapes, their defaults and the exact meaning of --size are documented
 // in package corpus (internal/corpus), which does the work and which the
@@ -35,7 +35,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usageHead = `Usage: go run ./benchmarks/cmd/gen --shape NAME [--lines N] [--phrases N] [--seed N] [--size SIZE] [-o FILE]
+const usageHead = `Usage: go run ./testdata/gen --shape NAME [--lines N] [--phrases N] [--seed N] [--size SIZE] [-o FILE]
 
 Writes a deterministic benchmark corpus to standard output or FILE.
 Shapes: %s.

@@ -1,29 +1,30 @@
 #!/usr/bin/env bash
-# Fast log rotation beside GNU tail -F: a writer (scripts/rotator) appends N numbered
+# Fast log rotation beside GNU tail -F: a writer (benchmarks/cmd/rotator) appends N numbered
 # records, one write(2) each, rotating the file every EVERY records, with unique names
 # (app.log.1, .2, …) and with numbered shifting (.1 → .2 …, KEEP kept, as logrotate), at
 # one rotation every 2 ms and faster; `foreach -f` and `tail -F` follow the same file at
 # the same time, and the records each printed (and their order) are counted. Writes
-# benchmarks/results/follow-rotation.md.
+# benchmarks/results/rotation-vs-tail.md
+# (and history/rotation-vs-tail-COMMIT.md).
 #
-#   scripts/rotation-vs-tail.sh            # N=200000 EVERY=200 KEEP=50 ROUNDS=3
+#   benchmarks/rotation-vs-tail.sh            # N=200000 EVERY=200 KEEP=50 ROUNDS=3
 #
 # The foreach measured is built from the commit HEAD (git archive). Needs GNU tail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/keep.sh
 
 n="${N:-200000}"
 every="${EVERY:-200}"
 keep="${KEEP:-50}"
 rounds="${ROUNDS:-3}"
 intervals="${INTERVALS:-2ms 1ms 500us 0}"
-results=benchmarks/results
 work="$(mktemp -d)"
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
 rev="$(git rev-parse --short=12 HEAD)"
 git archive --format=tar HEAD | tar -x -C "$work/" -f -
-(cd "$work" && go build -o "$work/foreach" ./cmd/foreach && go build -o "$work/rotator" ./scripts/rotator)
+(cd "$work" && go build -o "$work/foreach" ./cmd/foreach && go build -o "$work/rotator" ./benchmarks/cmd/rotator)
 
 # settle FILE...: waits until the files stop growing (2 s without change, 60 s at most).
 settle() {
@@ -83,7 +84,7 @@ done
 	echo
 	echo "- Commit: $rev (built from \`git archive\` of it); $(tail --version | head -n1)"
 	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(uname -sr), $(go env GOVERSION)"
-	echo "- Command: \`N=$n EVERY=$every KEEP=$keep ROUNDS=$rounds INTERVALS='$intervals' scripts/rotation-vs-tail.sh\`; files in $(df -T "$work" | awk 'NR==2 {print $2}')"
+	echo "- Command: \`N=$n EVERY=$every KEEP=$keep ROUNDS=$rounds INTERVALS='$intervals' benchmarks/rotation-vs-tail.sh\`; files in $(df -T "$work" | awk 'NR==2 {print $2}')"
 	echo "- Load average as it ended: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo
 	echo "A writer appends $n records (\`seq=K\`), one write(2) each, and rotates the file every"
@@ -99,5 +100,6 @@ done
 	tr '|' ' ' <"$work/raw" | while read -r mode iv kept fp fu fo tp tu to; do
 		echo "| $mode | $iv | $kept | $fp | $fu | $fo | $tp | $tu | $to |"
 	done
-} >"$results/follow-rotation.md"
-cat "$results/follow-rotation.md"
+} >"$work/rotation-vs-tail.md"
+cat "$work/rotation-vs-tail.md"
+keep_results "$rev" "$work/rotation-vs-tail.md"

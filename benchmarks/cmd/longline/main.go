@@ -1,9 +1,9 @@
 // Command longline measures the memory the engine needs for one long record: it writes
 // a file holding a single line of the given size (unless it exists), reads it with one
 // iterator, and prints the line's size, the buffer's peak capacity and the process's
-// peak resident memory, with their ratios to the line. scripts/memory.sh runs it.
+// peak resident memory, with their ratios to the line. benchmarks/memory.sh runs it.
 //
-//	go run ./scripts/longline -size 1GiB -iter views FILE
+//	go run ./benchmarks/cmd/longline -size 1GiB -iter views FILE
 package main
 
 import (

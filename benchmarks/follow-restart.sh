@@ -1,31 +1,32 @@
 #!/usr/bin/env bash
-# The restart scenarios of following, with the real logrotate (scripts/restartcheck):
+# The restart scenarios of following, with the real logrotate (benchmarks/cmd/restartcheck):
 # through the library (a checkpoint kept, the log rotated once to three times while the
 # program is stopped, resumed) and through `foreach -f --state` killed with SIGKILL
 # KILLS times while the log is written and rotated. Writes
-# benchmarks/results/follow-restart.md.
+# benchmarks/results/follow-restart.md
+# (and history/follow-restart-COMMIT.md).
 #
-#   scripts/follow-restart.sh            # KILLS=12
+#   benchmarks/follow-restart.sh            # KILLS=12
 #
 # The foreach measured is built from the commit HEAD (git archive). Needs logrotate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/keep.sh
 
 kills="${KILLS:-12}"
-results=benchmarks/results
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 rev="$(git rev-parse --short=12 HEAD)"
 git archive --format=tar HEAD | tar -x -C "$work/" -f -
-(cd "$work" && go build -o "$work/foreach" ./cmd/foreach && go build -o "$work/restartcheck" ./scripts/restartcheck)
+(cd "$work" && go build -o "$work/foreach" ./cmd/foreach && go build -o "$work/restartcheck" ./benchmarks/cmd/restartcheck)
 table="$("$work/restartcheck" -foreach "$work/foreach" -kills "$kills")"
 {
 	echo "# Following across restarts, with the real logrotate"
 	echo
 	echo "- Commit: $rev (built from \`git archive\` of it); $(logrotate --version 2>&1 | head -n1)"
 	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(uname -sr), $(go env GOVERSION)"
-	echo "- Command: \`KILLS=$kills scripts/follow-restart.sh\`; files in $(df -T "${TMPDIR:-/tmp}" | awk 'NR==2 {print $2}')"
+	echo "- Command: \`KILLS=$kills benchmarks/follow-restart.sh\`; files in $(df -T "${TMPDIR:-/tmp}" | awk 'NR==2 {print $2}')"
 	echo "- Load average as it ended: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo
 	echo "Library: 1,000 records; a program follows the log with follow.Open, stops after 400"
@@ -43,5 +44,6 @@ table="$("$work/restartcheck" -foreach "$work/foreach" -kills "$kills")"
 	echo "again by the next run (the state is saved at least once a second)."
 	echo
 	echo "$table"
-} >"$results/follow-restart.md"
-cat "$results/follow-restart.md"
+} >"$work/follow-restart.md"
+cat "$work/follow-restart.md"
+keep_results "$rev" "$work/follow-restart.md"

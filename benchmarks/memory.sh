@@ -2,25 +2,26 @@
 # memory.sh: the memory the engine needs for one long line, per iterator: the buffer's
 # peak capacity and the process's peak resident memory, as multiples of the line.
 #
-#   scripts/memory.sh [SIZES...]     # default: 256MiB 1GiB
+#   benchmarks/memory.sh [SIZES...]     # default: 256MiB 1GiB
 #
-# Writes benchmarks/results/memory.md. Needs the largest SIZE of free space in $TMPDIR.
+# Writes benchmarks/results/memory.md (and history/memory-COMMIT.md). Needs the largest SIZE of free space in $TMPDIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/keep.sh
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(256MiB 1GiB)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/longline" ./scripts/longline
-rev=$(git rev-parse --short HEAD)
+go build -o "$work/longline" ./benchmarks/cmd/longline
+rev=$(git rev-parse --short=12 HEAD)
 [ -z "$(git status --porcelain -- . ':!benchmarks/results')" ] || rev="$rev+dirty"
-out=benchmarks/results/memory.md
+out="$work/memory.md"
 {
 	echo "# Memory for one long line"
 	echo
 	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores, $(go env GOVERSION)"
 	echo "- Code: commit $rev"
-	echo "- Reproduce: \`scripts/memory.sh ${sizes[*]}\`"
+	echo "- Reproduce: \`benchmarks/memory.sh ${sizes[*]}\`"
 	echo
 	echo "One line of SIZE bytes (newline included) read by one iterator with the default options"
 	echo "(BufferSize 64 KiB). Peak RSS is the process's (getrusage), the Go runtime included."
@@ -37,6 +38,6 @@ out=benchmarks/results/memory.md
 		done
 		rm -f "$work/line-$size"
 	done
-} > "$out.tmp"
-mv "$out.tmp" "$out"
+} >"$out"
 cat "$out"
+keep_results "$rev" "$out"
