@@ -402,7 +402,12 @@ func noEffect(fs *pflag.FlagSet, cfg *config) error {
 	if cfg.opt.UTF8 && cfg.opt.Limit == 0 {
 		return usagef("--utf8 has no effect without --limit")
 	}
-	if cfg.opt.Limit > 0 && cfg.opt.MaxRecord >= cfg.opt.Limit {
+	// The longest record --limit lets through: a --utf8 cut may end up to 3 bytes past it.
+	longest := cfg.opt.Limit
+	if cfg.opt.UTF8 {
+		longest += 3
+	}
+	if cfg.opt.Limit > 0 && cfg.opt.MaxRecord >= longest {
 		return usagef("--max-record has no effect with a --limit no larger than it (records never exceed --limit)")
 	}
 	return nil
