@@ -402,14 +402,21 @@ func noEffect(fs *pflag.FlagSet, cfg *config) error {
 	if cfg.opt.UTF8 && cfg.opt.Limit == 0 {
 		return usagef("--utf8 has no effect without --limit")
 	}
-	if cfg.opt.Limit > 0 && cfg.opt.MaxRecord >= cfg.opt.Limit {
+	// The longest record --limit lets through: a --utf8 cut may end up to 3 bytes past it.
+	longest := cfg.opt.Limit
+	if cfg.opt.UTF8 {
+		longest += 3
+	}
+	if cfg.opt.Limit > 0 && cfg.opt.MaxRecord >= longest {
 		return usagef("--max-record has no effect with a --limit no larger than it (records never exceed --limit)")
 	}
 	return nil
 }
 
 // flagError turns pflag's parse errors into GNU getopt's messages; anything else is
-// already a usage error of ours. --help is passed on.
+// already a usage error of ours. --help is passed on. The option is quoted as values
+// are (quoteValue): getopt prints it as typed, and a newline in it would break the
+// message's one line.
 func flagError(err error) error {
 	var (
 		unknown  *pflag.NotExistError
@@ -422,14 +429,14 @@ func flagError(err error) error {
 		return err
 	case errors.As(err, &unknown):
 		if unknown.GetSpecifiedShortnames() != "" {
-			return usagef("invalid option -- '%s'", unknown.GetSpecifiedName())
+			return usagef("invalid option -- %s", quoteValue(unknown.GetSpecifiedName()))
 		}
-		return usagef("unrecognized option '--%s'", unknown.GetSpecifiedName())
+		return usagef("unrecognized option %s", quoteValue("--"+unknown.GetSpecifiedName()))
 	case errors.As(err, &needsArg):
 		if needsArg.GetSpecifiedShortnames() != "" {
-			return usagef("option requires an argument -- '%s'", needsArg.GetSpecifiedName())
+			return usagef("option requires an argument -- %s", quoteValue(needsArg.GetSpecifiedName()))
 		}
-		return usagef("option '--%s' requires an argument", needsArg.GetSpecifiedName())
+		return usagef("option %s requires an argument", quoteValue("--"+needsArg.GetSpecifiedName()))
 	case errors.As(err, &badValue):
 		why := errNotBool.Error() // pflag's own bool flags, whose cause is strconv's
 		if c := errors.Unwrap(badValue); c != nil && !errors.Is(c, strconv.ErrSyntax) {
@@ -437,9 +444,9 @@ func flagError(err error) error {
 		}
 		return invalidArg(badValue.GetFlag().Name, badValue.GetValue(), why)
 	case errors.As(err, &syntax):
-		return usagef("unrecognized option '%s'", syntax.GetSpecifiedFlag())
+		return usagef("unrecognized option %s", quoteValue(syntax.GetSpecifiedFlag()))
 	}
-	return &usageError{err.Error()}
+	return &usageError{strings.ReplaceAll(err.Error(), "\n", `\n`)} // one line whatever it says
 }
 
 // parseSize parses a byte count such as 4096, 64KiB or 1G with go-humanize.
