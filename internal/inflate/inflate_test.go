@@ -131,11 +131,11 @@ func firstDiff(a, b []byte) int {
 func samples(t testing.TB) map[string][]byte {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
-	random := make([]byte, 100<<10)
+	random := make([]byte, 64<<10)
 	for i := range random {
 		random[i] = byte(rng.Uint32())
 	}
-	mixed, err := corpus.Bytes(corpus.Spec{Shape: corpus.Mixed, Size: 300 << 10, Seed: 3})
+	mixed, err := corpus.Bytes(corpus.Spec{Shape: corpus.Mixed, Size: 100 << 10, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,13 +145,13 @@ func samples(t testing.TB) map[string][]byte {
 			periods = append(periods, byte('a'+i%p))
 		}
 	}
-	far := append(append(append([]byte{}, random[:32768]...), mixed[:1000]...), random[:40000]...)
+	far := append(append(append([]byte{}, random[:32768]...), mixed[:1000]...), random[:20000]...)
 	return map[string][]byte{
 		"empty":   {},
 		"one":     {'x'},
 		"mixed":   mixed,
 		"random":  random,
-		"zeros":   make([]byte, 200<<10),
+		"zeros":   make([]byte, 100<<10),
 		"periods": periods,
 		"far":     far,
 	}
@@ -161,8 +161,8 @@ func samples(t testing.TB) map[string][]byte {
 // level, with and without flushes, through every reader: the original bytes.
 func TestLevels(t *testing.T) {
 	for name, data := range samples(t) {
-		for level := flate.HuffmanOnly; level <= flate.BestCompression; level++ {
-			for _, flush := range []int{0, 1000, 70000} {
+		for _, level := range []int{flate.HuffmanOnly, 0, 1, 2, 4, 6, 9} {
+			for _, flush := range []int{0, 1000, 40000} {
 				stream := deflate(t, data, level, flush)
 				for _, r := range readers {
 					t.Run(fmt.Sprintf("%s/level%d/flush%d/%s", name, level, flush, r.name), func(t *testing.T) {
@@ -210,9 +210,9 @@ func TestStreamEnd(t *testing.T) {
 // io.ErrUnexpectedEOF; compress/flate, which looks further ahead before it
 // decodes a symbol, gives a prefix of that.
 func TestTruncated(t *testing.T) {
-	data := samples(t)["mixed"][:6000]
+	data := samples(t)["mixed"][:3000]
 	for _, level := range []int{0, 1, 6, flate.HuffmanOnly} {
-		stream := deflate(t, data, level, 1500)
+		stream := deflate(t, data, level, 1000)
 		ref, ends, err := refInflate(stream)
 		if err != nil || !bytes.Equal(ref, data) {
 			t.Fatalf("level %d: the reference decoder fails: %v", level, err)
@@ -227,7 +227,7 @@ func TestTruncated(t *testing.T) {
 				k++
 			}
 			std, _ := stdInflate(stream[:n])
-			for _, r := range readers {
+			for _, r := range readers[:2] {
 				got, err := inflateAll(t, stream[:n], r.wrap, 16)
 				if !errors.Is(err, io.ErrUnexpectedEOF) {
 					t.Fatalf("level %d, cut at %d of %d, %s: %v, want io.ErrUnexpectedEOF", level, n, len(stream), r.name, err)
@@ -250,7 +250,7 @@ func TestCorrupt(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, level := range []int{0, 1, 6, flate.HuffmanOnly} {
 		stream := deflate(t, data, level, 3000)
-		trials := 500
+		trials := 250
 		if testing.Short() {
 			trials = 100
 		}
