@@ -34,7 +34,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	kgzip "github.com/klauspost/compress/gzip"
@@ -182,8 +181,7 @@ func timeTool(command, name string) (result, error) {
 	if err != nil {
 		return result{}, fmt.Errorf("%s: %v", command, err)
 	}
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	return result{wall: wall, cpu: cpu}, nil
 }
 
