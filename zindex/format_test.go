@@ -43,7 +43,7 @@ func TestWriteRead(t *testing.T) {
 			t.Fatalf("%s: TrailingData read back: %d, %v", f.name, off, ok)
 		}
 		ra := got.ReaderAt(bytes.NewReader(f.gz))
-		for _, off := range zindex.PointOffsets(got) {
+		for _, off := range got.Offsets() {
 			checkReadAt(t, f.name, ra, f.text, off, 1000)
 		}
 	}
@@ -184,7 +184,7 @@ func fuzzIndex(t *testing.T, b []byte) {
 	// bytes, but returns.
 	ra := ix.ReaderAt(bytes.NewReader(fuzzFile))
 	p := make([]byte, 100)
-	for _, off := range zindex.PointOffsets(ix) {
+	for _, off := range ix.Offsets() {
 		ra.ReadAt(p, off)
 	}
 }

@@ -77,6 +77,18 @@ func (ix *Index) Size() int64 { return ix.size }
 // Points returns the number of access points.
 func (ix *Index) Points() int { return len(ix.points) }
 
+// Offsets returns the decompressed offsets of the access points, in order
+// (the first is 0): where reads start decoding. A section of the text that
+// starts at one costs no decoding before it, so that a parallel reader
+// should cut its sections there, or just after.
+func (ix *Index) Offsets() []int64 {
+	offs := make([]int64, len(ix.points))
+	for i, p := range ix.points {
+		offs[i] = p.out
+	}
+	return offs
+}
+
 // Format returns the compressed format of the file: "gzip".
 func (ix *Index) Format() string { return ix.format }
 

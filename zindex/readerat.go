@@ -22,7 +22,11 @@ import (
 // reads of one sequential reader are cheap: a decoder that stops where a
 // ReadAt ends is kept (a few are, the most recently used) and the next
 // ReadAt that starts there, or a little after, goes on from it instead of
-// from an access point. Each kept decoder holds about 300 KiB.
+// from an access point. Each kept decoder holds about 300 KiB. So are reads
+// that go backwards (NewTail's and NewBackward's): a read that starts a
+// decoder at an access point keeps what it decoded on the way, up to 4 MiB
+// before its offset, and a later read within those bytes is served from
+// them.
 //
 // The bytes are decoded as the index says they are: a src that is not the
 // file the index was built from gives wrong bytes or an error (Load checks
@@ -34,7 +38,12 @@ func (ix *Index) ReaderAt(src io.ReaderAt) io.ReaderAt {
 
 // maxIdle is the number of decoders a readerAt keeps between reads: enough
 // for a few sequential readers at once (the sections of a parallel count).
-const maxIdle = 8
+// cacheMax is the most a read keeps of the bytes it decoded before its
+// offset: the default span's worth.
+const (
+	maxIdle  = 8
+	cacheMax = DefaultSpan
+)
 
 // readerAt is what ReaderAt returns.
 type readerAt struct {
@@ -44,6 +53,11 @@ type readerAt struct {
 	// idle are the decoders not in use, the most recently used last; each
 	// is at its decompressed offset pos, ready to go on. Under mu.
 	idle []*cursor
+	// cache holds the decompressed bytes from cacheAt on that the last read
+	// to start a decoder decoded; spare is a buffer for the next, which no
+	// read refers to. Both under mu, and copied from under it.
+	cache, spare []byte
+	cacheAt      int64
 }
 
 // ReadAt reads len(p) decompressed bytes from offset off.
@@ -58,25 +72,75 @@ func (ra *readerAt) ReadAt(p []byte, off int64) (int, error) {
 		return 0, nil
 	}
 	want := p[:min(int64(len(p)), ra.ix.size-off)]
-	c, err := ra.take(off)
+	n, err := ra.read(want, off)
+	if err == nil && n < len(p) {
+		err = io.EOF
+	}
+	return n, err
+}
+
+// read fills p (within the size) with the bytes at off: from the cache,
+// or from a cursor, which is kept for a later read unless it failed.
+func (ra *readerAt) read(p []byte, off int64) (int, error) {
+	if ra.cached(p, off) {
+		return len(p), nil
+	}
+	c, fresh, err := ra.take(off)
 	if err != nil {
 		return 0, err
 	}
-	n, err := c.readAt(want, off)
+	var n int
+	if fresh && c.pos < off {
+		n, err = ra.fill(c, p, off)
+	} else {
+		n, err = c.readAt(p, off)
+	}
 	if err != nil {
 		return n, err // the cursor is dropped: it stands nowhere known
 	}
 	ra.put(c)
-	if n < len(p) {
-		return n, io.EOF
-	}
 	return n, nil
+}
+
+// cached copies the bytes at off into p if the cache holds all of them.
+func (ra *readerAt) cached(p []byte, off int64) bool {
+	ra.mu.Lock()
+	defer ra.mu.Unlock()
+	if off < ra.cacheAt || off+int64(len(p)) > ra.cacheAt+int64(len(ra.cache)) {
+		return false
+	}
+	copy(p, ra.cache[off-ra.cacheAt:])
+	return true
+}
+
+// fill reads p at off with a cursor just started at an access point before
+// off, keeping the bytes it decodes on the way (up to cacheMax of them, the
+// last before off) and p's as the cache.
+func (ra *readerAt) fill(c *cursor, p []byte, off int64) (int, error) {
+	keep := min(off-c.pos, cacheMax)
+	ra.mu.Lock()
+	buf := ra.spare
+	ra.spare = nil
+	ra.mu.Unlock()
+	if int64(cap(buf)) < keep+int64(len(p)) {
+		buf = make([]byte, keep+int64(len(p)))
+	}
+	buf = buf[:keep+int64(len(p))]
+	n, err := c.readAt(buf, off-keep)
+	k := copy(p, buf[min(int64(n), keep):n])
+	if err != nil {
+		return k, err
+	}
+	ra.mu.Lock()
+	ra.spare, ra.cache, ra.cacheAt = ra.cache, buf, off-keep
+	ra.mu.Unlock()
+	return k, nil
 }
 
 // take returns a cursor at or before off from which decoding to off costs no
 // more than from the access point before off: an idle one if there is such,
-// else a new one at that point.
-func (ra *readerAt) take(off int64) (*cursor, error) {
+// else one started at that point (fresh).
+func (ra *readerAt) take(off int64) (c *cursor, fresh bool, err error) {
 	pt := &ra.ix.points[ra.ix.pointAt(off)]
 	ra.mu.Lock()
 	best := -1
@@ -89,9 +153,8 @@ func (ra *readerAt) take(off int64) (*cursor, error) {
 		c := ra.idle[best]
 		ra.idle = append(ra.idle[:best], ra.idle[best+1:]...)
 		ra.mu.Unlock()
-		return c, nil
+		return c, false, nil
 	}
-	var c *cursor
 	if n := len(ra.idle); n == maxIdle {
 		// Reuse the least recently used one's buffers.
 		c = ra.idle[0]
@@ -101,7 +164,7 @@ func (ra *readerAt) take(off int64) (*cursor, error) {
 	if c == nil {
 		c = &cursor{}
 	}
-	return c, c.start(ra.src, ra.ix, pt)
+	return c, true, c.start(ra.src, ra.ix, pt)
 }
 
 // put keeps c for a later read.

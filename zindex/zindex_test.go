@@ -38,7 +38,7 @@ func TestBuild(t *testing.T) {
 		}
 		// A point a span at least past the one before: at the first block
 		// or member boundary there.
-		offs := zindex.PointOffsets(ix)
+		offs := ix.Offsets()
 		if len(offs) != ix.Points() || offs[0] != 0 {
 			t.Errorf("%s: points at %v", f.name, offs)
 		}
@@ -108,7 +108,7 @@ func TestReadAt(t *testing.T) {
 		for range 100 {
 			checkReadAt(t, f.name, ra, f.text, rng.Int64N(size+1), rng.IntN(100<<10))
 		}
-		for _, off := range zindex.PointOffsets(ix) {
+		for _, off := range ix.Offsets() {
 			for _, d := range []int64{-1, 0, 1} {
 				if o := off + d; o >= 0 {
 					checkReadAt(t, f.name, ra, f.text, o, 5000)
