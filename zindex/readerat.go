@@ -24,9 +24,9 @@ import (
 // ReadAt that starts there, or a little after, goes on from it instead of
 // from an access point. Each kept decoder holds about 300 KiB. So are reads
 // that go backwards (NewTail's and NewBackward's): a read that starts a
-// decoder at an access point keeps what it decoded on the way, up to 4 MiB
-// before its offset, and a later read within those bytes is served from
-// them.
+// decoder at an access point before a place already read keeps what it
+// decodes on the way (about a span), and a later read within those bytes is
+// served from them.
 //
 // The bytes are decoded as the index says they are: a src that is not the
 // file the index was built from gives wrong bytes or an error (Load checks
@@ -39,10 +39,11 @@ func (ix *Index) ReaderAt(src io.ReaderAt) io.ReaderAt {
 // maxIdle is the number of decoders a readerAt keeps between reads: enough
 // for a few sequential readers at once (the sections of a parallel count).
 // cacheMax is the most a read keeps of the bytes it decoded before its
-// offset: the default span's worth.
+// offset: all of them, up to the largest distance between two access points
+// (which an index built with a span of more than 64 MiB exceeds).
 const (
 	maxIdle  = 8
-	cacheMax = DefaultSpan
+	cacheMax = 64 << 20
 )
 
 // readerAt is what ReaderAt returns.
@@ -79,53 +80,60 @@ func (ra *readerAt) ReadAt(p []byte, off int64) (int, error) {
 	return n, err
 }
 
-// read fills p (within the size) with the bytes at off: from the cache,
-// or from a cursor, which is kept for a later read unless it failed.
+// read fills p (within the size) with the bytes at off: those the cache
+// holds from it, and the rest from a cursor, which is kept for a later read
+// unless it failed. (The cursor that filled the cache stands at its end.)
 func (ra *readerAt) read(p []byte, off int64) (int, error) {
-	if ra.cached(p, off) {
-		return len(p), nil
+	k := ra.cached(p, off)
+	if k == len(p) {
+		return k, nil
 	}
-	c, fresh, err := ra.take(off)
+	p, off = p[k:], off+int64(k)
+	c, fresh, backward, err := ra.take(off)
 	if err != nil {
-		return 0, err
+		return k, err
 	}
 	var n int
-	if fresh && c.pos < off {
+	if fresh && backward && c.pos < off {
 		n, err = ra.fill(c, p, off)
 	} else {
 		n, err = c.readAt(p, off)
 	}
 	if err != nil {
-		return n, err // the cursor is dropped: it stands nowhere known
+		return k + n, err // the cursor is dropped: it stands nowhere known
 	}
 	ra.put(c)
-	return n, nil
+	return k + n, nil
 }
 
-// cached copies the bytes at off into p if the cache holds all of them.
-func (ra *readerAt) cached(p []byte, off int64) bool {
+// cached copies into p the bytes from off on that the cache holds, and
+// returns how many.
+func (ra *readerAt) cached(p []byte, off int64) int {
 	ra.mu.Lock()
 	defer ra.mu.Unlock()
-	if off < ra.cacheAt || off+int64(len(p)) > ra.cacheAt+int64(len(ra.cache)) {
-		return false
+	if off < ra.cacheAt || off >= ra.cacheAt+int64(len(ra.cache)) {
+		return 0
 	}
-	copy(p, ra.cache[off-ra.cacheAt:])
-	return true
+	return copy(p, ra.cache[off-ra.cacheAt:])
 }
 
 // fill reads p at off with a cursor just started at an access point before
-// off, keeping the bytes it decodes on the way (up to cacheMax of them, the
-// last before off) and p's as the cache.
+// off, keeping as the cache the bytes it decodes on the way (up to cacheMax
+// of them, the last before off), p's, and up to ahead bytes after them (a
+// reader going backwards reads its last block, then from the start of the
+// records it found there, a little further).
 func (ra *readerAt) fill(c *cursor, p []byte, off int64) (int, error) {
+	const ahead = 64 << 10
 	keep := min(off-c.pos, cacheMax)
+	end := min(off+int64(len(p))+ahead, ra.ix.size)
 	ra.mu.Lock()
 	buf := ra.spare
 	ra.spare = nil
 	ra.mu.Unlock()
-	if int64(cap(buf)) < keep+int64(len(p)) {
-		buf = make([]byte, keep+int64(len(p)))
+	if int64(cap(buf)) < end-(off-keep) {
+		buf = make([]byte, end-(off-keep))
 	}
-	buf = buf[:keep+int64(len(p))]
+	buf = buf[:end-(off-keep)]
 	n, err := c.readAt(buf, off-keep)
 	k := copy(p, buf[min(int64(n), keep):n])
 	if err != nil {
@@ -139,21 +147,30 @@ func (ra *readerAt) fill(c *cursor, p []byte, off int64) (int, error) {
 
 // take returns a cursor at or before off from which decoding to off costs no
 // more than from the access point before off: an idle one if there is such,
-// else one started at that point (fresh).
-func (ra *readerAt) take(off int64) (c *cursor, fresh bool, err error) {
-	pt := &ra.ix.points[ra.ix.pointAt(off)]
+// else one started at that point (fresh). It also says whether reads are
+// going backwards in off's span: an idle cursor or the cache stands past
+// off in it, so that what is decoded on the way to off is worth keeping.
+func (ra *readerAt) take(off int64) (c *cursor, fresh, backward bool, err error) {
+	i := ra.ix.pointAt(off)
+	pt := &ra.ix.points[i]
+	next := ra.ix.size
+	if i+1 < len(ra.ix.points) {
+		next = ra.ix.points[i+1].out
+	}
 	ra.mu.Lock()
 	best := -1
+	backward = len(ra.cache) > 0 && ra.cacheAt > off && ra.cacheAt <= next
 	for i, c := range ra.idle {
 		if c.pos <= off && c.pos >= pt.out && (best < 0 || c.pos > ra.idle[best].pos) {
 			best = i
 		}
+		backward = backward || c.pos > off && c.pos <= next
 	}
 	if best >= 0 {
 		c := ra.idle[best]
 		ra.idle = append(ra.idle[:best], ra.idle[best+1:]...)
 		ra.mu.Unlock()
-		return c, false, nil
+		return c, false, backward, nil
 	}
 	if n := len(ra.idle); n == maxIdle {
 		// Reuse the least recently used one's buffers.
@@ -164,7 +181,7 @@ func (ra *readerAt) take(off int64) (c *cursor, fresh bool, err error) {
 	if c == nil {
 		c = &cursor{}
 	}
-	return c, true, c.start(ra.src, ra.ix, pt)
+	return c, true, backward, c.start(ra.src, ra.ix, pt)
 }
 
 // put keeps c for a later read.
