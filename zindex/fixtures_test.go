@@ -34,21 +34,21 @@ var (
 	fixtureErr   error
 )
 
-// testText is about 1.5 MiB of lines (tall, then mixed, then real text's
-// shape of long and empty lines), with 64 KiB of random bytes in the middle
-// that compressors store rather than compress.
+// testText is about 400 KiB of lines (tall, then mixed: long lines and
+// empty ones), with 16 KiB of random bytes in the middle that compressors
+// store rather than compress.
 func testText(t testing.TB) []byte {
 	t.Helper()
-	tall, err := corpus.Bytes(corpus.Spec{Shape: corpus.Tall, Size: 700 << 10, Seed: 11})
+	tall, err := corpus.Bytes(corpus.Spec{Shape: corpus.Tall, Size: 200 << 10, Seed: 11})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mixed, err := corpus.Bytes(corpus.Spec{Shape: corpus.Mixed, Size: 700 << 10, Seed: 12})
+	mixed, err := corpus.Bytes(corpus.Spec{Shape: corpus.Mixed, Size: 200 << 10, Seed: 12})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
-	random := make([]byte, 64<<10)
+	random := make([]byte, 16<<10)
 	for i := range random {
 		random[i] = byte(rng.Uint32())
 	}
@@ -60,7 +60,7 @@ func testText(t testing.TB) []byte {
 // independent ones, BGZF).
 var toolCommands = []string{
 	"gzip -c -n", "gzip -c -n -1", "gzip -c -n -9",
-	"pigz -c -n -p 2", "pigz -c -n -i -p 2 -b 64",
+	"pigz -c -n -p 2 -b 32", "pigz -c -n -i -p 2 -b 32",
 	"bgzip -c", "igzip -c -1", "igzip -c -3", "libdeflate-gzip -c -9",
 }
 
@@ -87,9 +87,16 @@ func makeFixtures(text []byte) ([]fixture, error) {
 		list = append(list, fixture{name: name, gz: gz, text: want, trailing: trailing})
 		return nil
 	}
+	// compress/gzip, flushed every 10 KiB: a block boundary there, where a
+	// tool's blocks hold 100 KiB of text or more.
 	var b bytes.Buffer
 	zw := gzip.NewWriter(&b)
-	zw.Write(text)
+	for rest := text; len(rest) > 0; {
+		n := min(len(rest), 10<<10)
+		zw.Write(rest[:n])
+		zw.Flush()
+		rest = rest[n:]
+	}
 	zw.Close()
 	goGzip := b.Bytes()
 	if err := add("compress/gzip", goGzip, false); err != nil {

@@ -75,7 +75,7 @@ func TestReadRefusesDamage(t *testing.T) {
 			f = x
 		}
 	}
-	b := encode(t, build(t, f, 1<<20))
+	b := encode(t, build(t, f, 64<<10))
 	// Every byte of the fields and the checksum, and bytes of the windows.
 	for i := range b {
 		if i > 200 && i < len(b)-8 && i%61 != 0 {

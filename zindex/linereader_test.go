@@ -28,8 +28,13 @@ func recordsOf(r *linereader.Reader) ([]record, error) {
 // all of them backwards give exactly the records (bytes and offsets) of a
 // sequential read of the text.
 func TestLinereaderOverIndex(t *testing.T) {
-	opts := []linereader.Options{{}, {Sep: []byte("e ")}, {Chomp: true}}
+	opts := []linereader.Options{{}, {Sep: []byte("e ")}}
 	for _, f := range fixtures(t) {
+		switch f.name {
+		case "compress/gzip", "bgzip -c", "pigz -c -n -p 2 -b 32", "members", "trailing data", "empty":
+		default:
+			continue // the blocks and members of the others are like these
+		}
 		ix := build(t, f, testSpan)
 		ra := ix.ReaderAt(bytes.NewReader(f.gz))
 		size := ix.Size()
