@@ -32,6 +32,7 @@ targets="
 ./internal/decompress FuzzTrailing
 ./internal/inflate FuzzRoundTrip
 ./internal/inflate FuzzRaw
+./zindex FuzzRead
 ./linereader FuzzReader
 ./linereader FuzzIterators
 ./linereader FuzzSection
