@@ -30,6 +30,7 @@ targets="
 ./follow FuzzCheckpointMatch
 ./internal/decompress FuzzReader
 ./internal/decompress FuzzTrailing
+./internal/decompress FuzzXzDecoder
 ./linereader FuzzReader
 ./linereader FuzzIterators
 ./linereader FuzzSection
