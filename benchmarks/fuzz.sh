@@ -31,6 +31,8 @@ targets="
 ./internal/decompress FuzzReader
 ./internal/decompress FuzzTrailing
 ./internal/decompress FuzzXzDecoder
+./internal/inflate FuzzRoundTrip
+./internal/inflate FuzzRaw
 ./linereader FuzzReader
 ./linereader FuzzIterators
 ./linereader FuzzSection
