@@ -22,10 +22,14 @@ func xzInputs(t *testing.T) map[string][]byte {
 	for i := range noise {
 		noise[i] = byte(rng.Uint32())
 	}
-	text := goSources(t, 1<<20)
+	size := 1 << 20
+	if testing.Short() || raceEnabled {
+		size = 256 << 10
+	}
+	text := goSources(t, size)
 	var mixed []byte
 	for i := 0; i < 8; i++ {
-		mixed = append(mixed, text[i*50000:i*50000+30000]...)
+		mixed = append(mixed, text[i*size/20:i*size/20+size/35]...)
 		mixed = append(mixed, noise[i*20000:i*20000+20000]...)
 	}
 	return map[string][]byte{
@@ -60,7 +64,7 @@ func TestXzDecoderAgainstTool(t *testing.T) {
 			if err != nil || !bytes.Equal(got, input) {
 				t.Fatalf("%s, %s: %d of %d bytes, %v", command, name, len(got), len(input), err)
 			}
-			if len(input) > 300<<10 {
+			if len(input) > 300<<10 || (testing.Short() || raceEnabled) && len(input) > 2<<10 {
 				continue // the slow ways on the small inputs only
 			}
 			got, err, _ = decode(t, c, iotest.OneByteReader)
