@@ -14,7 +14,8 @@ import (
 
 // Build reads the compressed stream r once, as a sequential decode does and
 // at nearly its speed, and returns its index, with an access point about
-// every span decompressed bytes (span <= 0: DefaultSpan). The stream is a
+// every span decompressed bytes (span <= 0: DefaultSpan), and one or two
+// within the last 1 MiB or so, so that the last records are quick to reach. The stream is a
 // gzip file: one member or many (cat a.gz b.gz, BGZF), read by the rules
 // internal/decompress reads it by (zero padding after the last member is
 // ignored; other bytes after it are trailing data, which the index records:
@@ -53,8 +54,24 @@ type builder struct {
 	// deflate stream, memberOut the decompressed offset of its first byte.
 	memberIn, memberOut int64
 	out                 int64 // the decompressed bytes so far
-	zw                  *flate.Writer
-	err                 error // of the block function, which cannot return one
+	// near are the last two block boundaries taken every tailGap bytes,
+	// the later last, with their windows: those that are far enough past
+	// the last point when the file ends become points too, so that the
+	// file's last records cost little to reach.
+	near [2]candidate
+	zw   *flate.Writer
+	err  error // of the block function, which cannot return one
+}
+
+// tailGap is the spacing of the near-the-end candidates: the last
+// records of a file are reached through at most about twice that.
+const tailGap = 512 << 10
+
+// candidate is a block boundary that may become a point.
+type candidate struct {
+	in, out int64
+	window  []byte // a copy; reused from candidate to candidate
+	ok      bool
 }
 
 // consumed returns the compressed offset of the next byte the decoders read.
@@ -100,28 +117,50 @@ func (b *builder) members() error {
 		}
 	}
 	b.ix.size = b.out
-	return nil
+	return b.nearEnd()
 }
 
 // last returns the decompressed offset of the last point.
 func (b *builder) last() int64 { return b.ix.points[len(b.ix.points)-1].out }
 
 // block is the decoder's block function: at a block boundary a span past
-// the last point, a point with the window before it.
+// the last point, a point with the window before it; every tailGap bytes,
+// a candidate for the end.
 func (b *builder) block(blk inflate.Block) {
-	out := b.memberOut + blk.Out
-	if out-b.last() < b.span || b.err != nil {
+	out, in := b.memberOut+blk.Out, b.memberIn*8+blk.Bit
+	if out-b.last() >= b.span {
+		b.point(in, out, b.m.Decoder().Window())
 		return
 	}
-	window := b.m.Decoder().Window()
+	if out-b.near[1].out >= tailGap {
+		c := b.near[0]
+		c.in, c.out, c.ok = in, out, true
+		c.window = append(c.window[:0], b.m.Decoder().Window()...)
+		b.near[0], b.near[1] = b.near[1], c
+	}
+}
+
+// point adds a point at a block boundary, with the window before it.
+func (b *builder) point(in, out int64, window []byte) {
+	if b.err != nil {
+		return
+	}
 	z, err := b.compress(window)
 	if err != nil {
 		b.err = err
 		return
 	}
-	b.ix.points = append(b.ix.points, point{
-		kind: deflateBlock, in: b.memberIn*8 + blk.Bit, out: out, window: z, windowLen: len(window),
-	})
+	b.ix.points = append(b.ix.points, point{kind: deflateBlock, in: in, out: out, window: z, windowLen: len(window)})
+}
+
+// nearEnd adds the candidates that are a tailGap past the last point.
+func (b *builder) nearEnd() error {
+	for _, c := range b.near {
+		if c.ok && c.out-b.last() >= tailGap {
+			b.point(c.in, c.out, c.window)
+		}
+	}
+	return b.err
 }
 
 // compress returns window compressed as a raw deflate stream, at the

@@ -2,6 +2,7 @@ package zindex_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/foreachio/foreach/internal/corpus"
 	"github.com/foreachio/foreach/zindex"
 )
 
@@ -153,4 +155,31 @@ func TestReadAtConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestPointsNearTheEnd checks the points Build adds near the end of a file
+// the span leaves without one: the last records are reached by decoding
+// little.
+func TestPointsNearTheEnd(t *testing.T) {
+	text, err := corpus.Bytes(corpus.Spec{Shape: corpus.Tall, Size: 2 << 20, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	for rest := text; len(rest) > 0; rest = rest[min(len(rest), 64<<10):] {
+		zw.Write(rest[:min(len(rest), 64<<10)])
+		zw.Flush()
+	}
+	zw.Close()
+	f := fixture{name: "2 MiB flushed", gz: b.Bytes(), text: text}
+	ix := build(t, f, 0)
+	offs := ix.Offsets()
+	if last := offs[len(offs)-1]; len(offs) != 3 || ix.Size()-last > 1<<20 {
+		t.Fatalf("points at %v in %d bytes: want the start and two within the last MiB", offs, ix.Size())
+	}
+	ra := ix.ReaderAt(bytes.NewReader(f.gz))
+	for _, off := range []int64{0, offs[1] - 1, offs[1], offs[2] - 1, offs[2], ix.Size() - 100} {
+		checkReadAt(t, f.name, ra, text, off, 1000)
+	}
 }
