@@ -1,0 +1,30 @@
+package blockz
+
+import "io"
+
+type bzipBlockEnd struct{}
+type lz4Frame struct{}
+
+func newZstdScanner(f *file) scanner  { return &noScanner{f: f} }
+func newXzScanner(f *file) scanner    { return &noScanner{f: f} }
+func newLz4Scanner(f *file) scanner   { return &noScanner{f: f} }
+func newBzip2Scanner(f *file) scanner { return &noScanner{f: f} }
+
+type stubPieces struct{}
+
+func (stubPieces) open(*Piece) (io.Reader, error) { return nil, io.ErrUnexpectedEOF }
+func (stubPieces) result() pieceResult            { return pieceResult{} }
+
+func newZstdPieces(io.ReaderAt) pieceDecoder         { return stubPieces{} }
+func newBzip2Pieces(io.ReaderAt, int64) pieceDecoder { return stubPieces{} }
+func newBzip2Sequencer(io.ReaderAt, int64) sequencer { return plainSequencer{} }
+
+type xzPieces struct {
+	stubPieces
+	ra io.ReaderAt
+}
+type lz4Pieces struct {
+	stubPieces
+	ra io.ReaderAt
+}
+type lz4Sequencer struct{ plainSequencer }
