@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/foreachio/foreach/internal/corpus"
 )
@@ -86,4 +87,58 @@ func gz(t testing.TB, data []byte) []byte {
 		t.Fatal(err)
 	}
 	return m.Bytes()
+}
+
+// zstdFrames compresses data as a series of zstd frames of at most block
+// bytes of input each: with their content sizes in the headers (sized), or
+// without (as a stream writer makes them); with a skippable frame before
+// each, as pzstd writes (skippable); with the seek table of the seekable
+// format at the end (table).
+func zstdFrames(t testing.TB, data []byte, block int, sized, skippable, table bool) []byte {
+	t.Helper()
+	var out, entries bytes.Buffer
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithSingleSegment(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames := 0
+	for len(data) > 0 {
+		n := min(block, len(data))
+		frame := enc.EncodeAll(data[:n], nil)
+		if !sized {
+			frame = withoutContentSize(t, frame)
+		}
+		if skippable {
+			out.Write([]byte{0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0})
+			binary.Write(&out, binary.LittleEndian, uint32(len(frame)))
+		}
+		out.Write(frame)
+		binary.Write(&entries, binary.LittleEndian, uint32(len(frame)))
+		binary.Write(&entries, binary.LittleEndian, uint32(n))
+		frames++
+		data = data[n:]
+	}
+	if table {
+		binary.Write(&entries, binary.LittleEndian, uint32(frames))
+		entries.WriteByte(0)
+		binary.Write(&entries, binary.LittleEndian, uint32(0x8F92EAB1))
+		binary.Write(&out, binary.LittleEndian, uint32(0x184D2A5E))
+		binary.Write(&out, binary.LittleEndian, uint32(entries.Len()))
+		out.Write(entries.Bytes())
+	}
+	return out.Bytes()
+}
+
+// withoutContentSize returns a zstd frame (with a window descriptor) with
+// the content size taken out of its header, as a writer that does not know
+// it in advance makes it.
+func withoutContentSize(t testing.TB, frame []byte) []byte {
+	fhd := frame[4]
+	if fhd&0x20 != 0 || fhd&3 != 0 {
+		t.Fatalf("frame header %#x: single segment or dictionary", fhd)
+	}
+	fcs := [4]int{0, 2, 4, 8}[fhd>>6]
+	out := append([]byte(nil), frame[:6]...)
+	out[4] &^= 0xc0
+	return append(out, frame[6+fcs:]...)
 }

@@ -121,7 +121,7 @@ func NewReader(ra io.ReaderAt, size int64, opt Options) (*Reader, error) {
 		return nil, ErrNoStructure
 	}
 	r.scan = &lookahead{scanner: s, ahead: ahead}
-	r.pipe = newPipeline(opt, func() pieceDecoder { return newPieceDecoder(r.format, ra, size) })
+	r.pipe = newPipeline(opt, func() pieceDecoder { return newPieceDecoder(r.format, ra, size, opt.JobMemory) })
 	return r, nil
 }
 

@@ -59,12 +59,14 @@ func (plainSequencer) see(*Piece, []byte)                       {}
 func (plainSequencer) finish(*Piece, pieceResult) finishVerdict { return goOn }
 
 // newPieceDecoder returns a decoder of the format's pieces, for one worker.
-func newPieceDecoder(f decompress.Format, ra io.ReaderAt, size int64) pieceDecoder {
+// Pieces that decode to at most whole bytes may be decoded at once rather
+// than as a stream.
+func newPieceDecoder(f decompress.Format, ra io.ReaderAt, size, whole int64) pieceDecoder {
 	switch f {
 	case decompress.Gzip:
 		return &gzipPieces{ra: ra}
 	case decompress.Zstd:
-		return newZstdPieces(ra)
+		return newZstdPieces(ra, whole)
 	case decompress.Xz:
 		return &xzPieces{ra: ra}
 	case decompress.Lz4:

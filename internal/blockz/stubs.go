@@ -5,7 +5,6 @@ import "io"
 type bzipBlockEnd struct{}
 type lz4Frame struct{}
 
-func newZstdScanner(f *file) scanner  { return &noScanner{f: f} }
 func newXzScanner(f *file) scanner    { return &noScanner{f: f} }
 func newLz4Scanner(f *file) scanner   { return &noScanner{f: f} }
 func newBzip2Scanner(f *file) scanner { return &noScanner{f: f} }
@@ -15,7 +14,6 @@ type stubPieces struct{}
 func (stubPieces) open(*Piece) (io.Reader, error) { return nil, io.ErrUnexpectedEOF }
 func (stubPieces) result() pieceResult            { return pieceResult{} }
 
-func newZstdPieces(io.ReaderAt) pieceDecoder         { return stubPieces{} }
 func newBzip2Pieces(io.ReaderAt, int64) pieceDecoder { return stubPieces{} }
 func newBzip2Sequencer(io.ReaderAt, int64) sequencer { return plainSequencer{} }
 

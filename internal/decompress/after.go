@@ -45,3 +45,8 @@ func (r *Reader) startAfter() error {
 	}
 	return r.newDecoder()
 }
+
+// MaxWindow is the largest zstd window and xz dictionary a Reader accepts
+// (128 MiB, as the zstd command's decoder by default): a parallel decoder
+// of the same streams refuses, or leaves to a Reader, what goes beyond it.
+const MaxWindow = maxWindow
