@@ -37,6 +37,9 @@ type Piece struct {
 	// says (Size when known; a zstd frame's blocks times the largest block);
 	// -1 when there is no such bound.
 	bound int64
+	// unpadded is an xz block's unpadded size (its index record's: the
+	// block without its padding).
+	unpadded int64
 }
 
 // stream is a stream of the file, as the formats define it (a gzip member,

@@ -5,7 +5,6 @@ import "io"
 type bzipBlockEnd struct{}
 type lz4Frame struct{}
 
-func newXzScanner(f *file) scanner    { return &noScanner{f: f} }
 func newLz4Scanner(f *file) scanner   { return &noScanner{f: f} }
 func newBzip2Scanner(f *file) scanner { return &noScanner{f: f} }
 
@@ -17,10 +16,6 @@ func (stubPieces) result() pieceResult            { return pieceResult{} }
 func newBzip2Pieces(io.ReaderAt, int64) pieceDecoder { return stubPieces{} }
 func newBzip2Sequencer(io.ReaderAt, int64) sequencer { return plainSequencer{} }
 
-type xzPieces struct {
-	stubPieces
-	ra io.ReaderAt
-}
 type lz4Pieces struct {
 	stubPieces
 	ra io.ReaderAt

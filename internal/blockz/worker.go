@@ -59,6 +59,14 @@ type pieceDecoder interface {
 	result() pieceResult
 }
 
+// appender is a pieceDecoder that decodes a piece whole straight into a
+// buffer, which the worker uses for jobs decoded into one buffer.
+type appender interface {
+	// appendPiece appends p's decompressed bytes to dst, whose capacity is
+	// at least p's bound, checking p as open's reader does.
+	appendPiece(p *Piece, dst []byte) ([]byte, error)
+}
+
 // pieceResult is what a piece's decoding tells the sequencer.
 type pieceResult struct {
 	bz bzipBlockEnd
@@ -95,7 +103,7 @@ func (p *pipeline) decodeJob(d pieceDecoder, j *job) (ok bool) {
 	// returns io.EOF find room.
 	size := chunkSize
 	if j.whole {
-		size = int(j.budget) + 512
+		size = roundUp(int(j.budget) + 512)
 	}
 	buf := p.get(size)
 	for i := range j.pieces {
@@ -122,6 +130,18 @@ func (p *pipeline) decodeJob(d pieceDecoder, j *job) (ok bool) {
 func (p *pipeline) decodePiece(d pieceDecoder, j *job, i int, buf *[]byte, size int) (m message, ok bool) {
 	pc := &j.pieces[i]
 	start := len(*buf)
+	if a, ok := d.(appender); ok && j.whole {
+		b, err := a.appendPiece(pc, *buf)
+		if err == nil {
+			err = checkSize(pc, int64(len(b)-start))
+		}
+		if !sameArray(b, *buf) {
+			// The decoder needed more room than the piece's bound.
+			err = fmt.Errorf("blockz: a piece at %d decodes to more than the %d bytes its structure gives", pc.Offset, pc.bound)
+		}
+		*buf = b
+		return message{piece: i, data: b[start:], done: true, err: err, result: d.result()}, true
+	}
 	var produced int64
 	r, err := d.open(pc)
 	for err == nil {
@@ -141,12 +161,32 @@ func (p *pipeline) decodePiece(d pieceDecoder, j *job, i int, buf *[]byte, size 
 		}
 	}
 	if err == io.EOF {
-		err = nil
-		if pc.Size >= 0 && produced != pc.Size {
-			err = fmt.Errorf("blockz: a piece at %d decodes to %d bytes, not the %d its structure gives", pc.Offset, produced, pc.Size)
-		}
+		err = checkSize(pc, produced)
 	}
 	return message{piece: i, data: (*buf)[start:], done: true, err: err, result: d.result()}, true
+}
+
+// roundUp rounds a buffer's size up to a multiple of chunkSize, so that the
+// buffers of jobs of about the same size serve one another.
+func roundUp(n int) int {
+	if n <= chunkSize {
+		return n
+	}
+	return (n + chunkSize - 1) / chunkSize * chunkSize
+}
+
+// sameArray reports whether a and b (of nonzero capacity) share their
+// backing array's start.
+func sameArray(a, b []byte) bool {
+	return cap(a) > 0 && cap(b) > 0 && &a[:1][0] == &b[:1][0]
+}
+
+// checkSize returns an error unless p decoded to its size, when known.
+func checkSize(p *Piece, produced int64) error {
+	if p.Size >= 0 && produced != p.Size {
+		return fmt.Errorf("blockz: a piece at %d decodes to %d bytes, not the %d its structure gives", p.Offset, produced, p.Size)
+	}
+	return nil
 }
 
 // send hands m to the reader; false when the pipeline stopped first.
