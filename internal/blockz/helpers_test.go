@@ -9,7 +9,9 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+	"github.com/pierrec/lz4/v4"
 
+	"github.com/foreachio/foreach/internal/blockz"
 	"github.com/foreachio/foreach/internal/corpus"
 )
 
@@ -141,4 +143,35 @@ func withoutContentSize(t testing.TB, frame []byte) []byte {
 	out := append([]byte(nil), frame[:6]...)
 	out[4] &^= 0xc0
 	return append(out, frame[6+fcs:]...)
+}
+
+// lz4Frame compresses data as one lz4 frame with the library's writer and
+// the options given.
+func lz4Frame(t testing.TB, data []byte, opts ...lz4.Option) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	w := lz4.NewWriter(&out)
+	if err := w.Apply(append([]lz4.Option{lz4.ConcurrencyOption(1)}, opts...)...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// withContentSize returns an lz4 frame whose descriptor has a content size
+// field with size in it (and its checksum made again).
+func withContentSize(t testing.TB, frame []byte, size uint64) []byte {
+	t.Helper()
+	f := bytes.Clone(frame)
+	if f[4]&0x08 == 0 || f[4]&0x01 != 0 {
+		t.Fatalf("descriptor %#x: no content size, or a dictionary", f[4])
+	}
+	binary.LittleEndian.PutUint64(f[6:], size)
+	f[14] = byte(blockz.Xxh32(f[4:14]) >> 8)
+	return f
 }

@@ -37,6 +37,9 @@ type Piece struct {
 	// says (Size when known; a zstd frame's blocks times the largest block);
 	// -1 when there is no such bound.
 	bound int64
+	// flags are the format's marks of the piece (lz4's: a whole frame, a
+	// stored block, a checksum after it, the frame's last block).
+	flags uint8
 	// unpadded is an xz block's unpadded size (its index record's: the
 	// block without its padding).
 	unpadded int64

@@ -3,9 +3,7 @@ package blockz
 import "io"
 
 type bzipBlockEnd struct{}
-type lz4Frame struct{}
 
-func newLz4Scanner(f *file) scanner   { return &noScanner{f: f} }
 func newBzip2Scanner(f *file) scanner { return &noScanner{f: f} }
 
 type stubPieces struct{}
@@ -15,9 +13,3 @@ func (stubPieces) result() pieceResult            { return pieceResult{} }
 
 func newBzip2Pieces(io.ReaderAt, int64) pieceDecoder { return stubPieces{} }
 func newBzip2Sequencer(io.ReaderAt, int64) sequencer { return plainSequencer{} }
-
-type lz4Pieces struct {
-	stubPieces
-	ra io.ReaderAt
-}
-type lz4Sequencer struct{ plainSequencer }

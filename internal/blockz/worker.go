@@ -131,15 +131,19 @@ func (p *pipeline) decodePiece(d pieceDecoder, j *job, i int, buf *[]byte, size 
 	pc := &j.pieces[i]
 	start := len(*buf)
 	if a, ok := d.(appender); ok && j.whole {
-		b, err := a.appendPiece(pc, *buf)
-		if err == nil {
+		// The piece gets room for its bound and no more: a decoder that
+		// needs more (a damaged piece) fails or moves to another array.
+		room := (*buf)[: start : start+int(pc.bound)]
+		b, err := a.appendPiece(pc, room)
+		switch {
+		case err != nil:
+			b = room
+		case !sameArray(b, room):
+			b, err = room, fmt.Errorf("blockz: a piece at %d decodes to more than the %d bytes its structure gives", pc.Offset, pc.bound)
+		default:
 			err = checkSize(pc, int64(len(b)-start))
 		}
-		if !sameArray(b, *buf) {
-			// The decoder needed more room than the piece's bound.
-			err = fmt.Errorf("blockz: a piece at %d decodes to more than the %d bytes its structure gives", pc.Offset, pc.bound)
-		}
-		*buf = b
+		*buf = (*buf)[:len(b)]
 		return message{piece: i, data: b[start:], done: true, err: err, result: d.result()}, true
 	}
 	var produced int64

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/ulikunitz/xz"
+	"github.com/ulikunitz/xz/lzma"
 
 	"github.com/foreachio/foreach/internal/decompress"
 )
@@ -278,7 +279,8 @@ type xzPieces struct {
 func (d *xzPieces) open(p *Piece) (io.Reader, error) {
 	d.head, d.tail = xzWrap(d.head[:0], d.tail[:0], p)
 	d.mr.reset(d.head, io.NewSectionReader(d.ra, p.Offset, p.Length), d.tail)
-	return xz.ReaderConfig{SingleStream: true}.NewReader(&d.mr)
+	// The dictionary is the one the block header declares: no larger.
+	return xz.ReaderConfig{DictCap: lzma.MinDictCap, SingleStream: true}.NewReader(&d.mr)
 }
 
 func (d *xzPieces) result() pieceResult { return pieceResult{} }
