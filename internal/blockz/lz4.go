@@ -239,6 +239,12 @@ func (s *lz4Sequencer) see(p *Piece, data []byte) {
 	}
 }
 
+func (s *lz4Sequencer) inStream() bool { return false }
+
+func (s *lz4Sequencer) restart(p *Piece, out int64) (int64, int64) {
+	return p.stream.offset, out
+}
+
 func (s *lz4Sequencer) finish(p *Piece, _ pieceResult) finishVerdict {
 	if p.flags&lz4Last == 0 {
 		return goOn

@@ -28,15 +28,15 @@ func TestLz4Same(t *testing.T) {
 	small := lz4.BlockSizeOption(lz4.Block64Kb)
 	blocks := lz4Frame(t, data, small, lz4.ChecksumOption(true))
 	files := map[string][]byte{
-		"blocks":              blocks,
-		"no content checksum": lz4Frame(t, data, small, lz4.ChecksumOption(false)),
-		"block checksums":     lz4Frame(t, data, small, lz4.BlockChecksumOption(true)),
-		"content size":        lz4Frame(t, data, small, lz4.SizeOption(uint64(len(data)))),
-		"wrong content size":  withContentSize(t, lz4Frame(t, data, small, lz4.SizeOption(uint64(len(data)))), uint64(len(data)-1)),
-		"frames":              append(append(lz4Frame(t, data[:1000]), lz4Frame(t, data[1000:90000])...), lz4Frame(t, data[90000:])...),
-		"an empty frame":      append(lz4Frame(t, nil), blocks...),
-		"skippable frames":    append(append([]byte{0x5f, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3}, blocks...), 0x50, 0x2a, 0x4d, 0x18, 0, 0, 0, 0),
-		"then gzip":           append(bytes.Clone(blocks), gz(t, data[:100])...),
+		"blocks":                blocks,
+		"no content checksum":   lz4Frame(t, data, small, lz4.ChecksumOption(false)),
+		"block checksums":       lz4Frame(t, data, small, lz4.BlockChecksumOption(true)),
+		"content size":          lz4Frame(t, data, small, lz4.SizeOption(uint64(len(data)))),
+		"damaged: content size": withContentSize(t, lz4Frame(t, data, small, lz4.SizeOption(uint64(len(data)))), uint64(len(data)-1)),
+		"frames":                append(append(lz4Frame(t, data[:1000]), lz4Frame(t, data[1000:90000])...), lz4Frame(t, data[90000:])...),
+		"an empty frame":        append(lz4Frame(t, nil), blocks...),
+		"skippable frames":      append(append([]byte{0x5f, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3}, blocks...), 0x50, 0x2a, 0x4d, 0x18, 0, 0, 0, 0),
+		"then gzip":             append(bytes.Clone(blocks), gz(t, data[:100])...),
 	}
 	for name, file := range files {
 		for dname, d := range damaged(file, 8, 6) {

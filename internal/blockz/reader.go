@@ -85,8 +85,9 @@ type Reader struct {
 	skipping bool
 
 	// rest reads the file sequentially once the parallel reading is over;
-	// nil before.
-	rest *decompress.Reader
+	// nil before. replays counts the streams read again (for tests).
+	rest    *decompress.Reader
+	replays int
 	// err is the error Read returned, returned again by every later Read.
 	err error
 }
@@ -105,7 +106,11 @@ func NewReader(ra io.ReaderAt, size int64, opt Options) (*Reader, error) {
 	if opt.JobMemory < 1 {
 		opt.JobMemory = DefaultJobMemory
 	}
-	s := newScanner(ra, size)
+	return newReader(ra, size, opt, newScanner(ra, size))
+}
+
+// newReader is NewReader with the scanner given.
+func newReader(ra io.ReaderAt, size int64, opt Options, s scanner) (*Reader, error) {
 	r := &Reader{ra: ra, size: size, format: s.format(), scan: s, seq: newSequencer(s.format(), ra, size), opt: opt}
 	// Two pieces are looked for before anything starts; they wait in the
 	// scanner's lookahead.
@@ -195,6 +200,9 @@ func (r *Reader) recycle() {
 func (r *Reader) advance() error {
 	r.fill()
 	if len(r.queue) == 0 {
+		if r.seq.inStream() {
+			return r.replay()
+		}
 		return r.sequential(r.scan.rest(), 0)
 	}
 	j := r.queue[0]
@@ -269,7 +277,9 @@ func (r *Reader) pending(off int64) {
 func (r *Reader) replay() error {
 	r.pipe.stop()
 	r.queue = nil
-	return r.sequential(r.piece.stream.offset, r.streamOut)
+	r.replays++
+	off, skip := r.seq.restart(r.piece, r.streamOut)
+	return r.sequential(off, skip)
 }
 
 // sequential starts the sequential read of the file from off, a stream

@@ -17,6 +17,14 @@ type sequencer interface {
 	see(p *Piece, data []byte)
 	// finish is called when p has been decoded whole, its own checks passed.
 	finish(p *Piece, res pieceResult) finishVerdict
+	// restart returns where the stream to read again sequentially (the
+	// stream of p, which is damaged) starts and how many of its bytes have
+	// been delivered, given streamOut, the bytes delivered since the
+	// pieces' stream changed.
+	restart(p *Piece, streamOut int64) (off, skip int64)
+	// inStream reports whether the pieces ran out inside a stream (which
+	// is then cut short, and is read again sequentially).
+	inStream() bool
 }
 
 // beginVerdict is what the reader does with a piece it reaches.
@@ -57,6 +65,10 @@ type plainSequencer struct{}
 func (plainSequencer) begin(*Piece) beginVerdict                { return takePiece }
 func (plainSequencer) see(*Piece, []byte)                       {}
 func (plainSequencer) finish(*Piece, pieceResult) finishVerdict { return goOn }
+func (plainSequencer) inStream() bool                           { return false }
+func (plainSequencer) restart(p *Piece, out int64) (int64, int64) {
+	return p.stream.offset, out
+}
 
 // newPieceDecoder returns a decoder of the format's pieces, for one worker.
 // Pieces that decode to at most whole bytes may be decoded at once rather

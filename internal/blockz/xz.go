@@ -298,9 +298,10 @@ func xzWrap(head, tail []byte, p *Piece) ([]byte, []byte) {
 	for len(tail)%4 != 0 {
 		tail = append(tail, 0)
 	}
-	indexSize := len(tail)
 	tail = binary.LittleEndian.AppendUint32(tail, crc32.ChecksumIEEE(tail))
-	foot := binary.LittleEndian.AppendUint32(nil, uint32(indexSize/4-1))
+	// The footer's backward size: the index's size, its CRC32 included, in
+	// units of four bytes, minus one.
+	foot := binary.LittleEndian.AppendUint32(nil, uint32(len(tail)/4-1))
 	foot = append(foot, flags...)
 	tail = binary.LittleEndian.AppendUint32(tail, crc32.ChecksumIEEE(foot))
 	tail = append(append(tail, foot...), 'Y', 'Z')
