@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,7 +36,18 @@ func main() {
 	workers := flag.String("workers", "seq,1,2", "contenders: seq for the sequential reader, N for the parallel one with N workers")
 	once := flag.Bool("once", false, "run each contender once and print lines, bytes, wall and CPU milliseconds")
 	window := flag.Int("window", 0, "blockz Options.Window (0: its default)")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.Parse()
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fail(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	var cs []contender
 	for _, w := range strings.Split(*workers, ",") {
 		c := contender{name: w}
@@ -62,6 +74,7 @@ func main() {
 }
 
 func fail(err error) {
+	pprof.StopCPUProfile()
 	fmt.Fprintln(os.Stderr, "blocksbench:", err)
 	os.Exit(1)
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package blockz_test
+
+const raceEnabled = false
