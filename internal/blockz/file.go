@@ -5,18 +5,30 @@ import (
 )
 
 // file is the compressed file as the scanners read it: small reads at
-// offsets, which end at its size.
+// offsets, which end at its size. Reads that follow one another closely (a
+// BGZF member's header after the last, a zstd block's) are served from a
+// window of the file read at once, so that scanning a file of many small
+// pieces costs a few large reads and not a system call per piece; a read
+// far from the last is made alone.
 type file struct {
 	ra   io.ReaderAt
 	size int64
 	// err is the first error of ra other than io.EOF: the scanners stop
 	// there, and the sequential read of the rest meets it again.
 	err error
-	buf [maxPeek]byte
+	// win holds the file's bytes from winOff on.
+	win    []byte
+	winOff int64
+	buf    [maxPeek]byte
 }
 
-// maxPeek is the most bytes one peek returns.
-const maxPeek = 1024
+const (
+	// maxPeek is the most bytes one peek returns.
+	maxPeek = 1024
+	// windowSize is the size of the window, and the distance after its end
+	// within which a read fills a new one.
+	windowSize = 256 << 10
+)
 
 // peek returns up to n bytes (n <= maxPeek) at off: fewer when the file
 // ends before them or ra fails. They are valid until the next call.
@@ -25,11 +37,31 @@ func (f *file) peek(off int64, n int) []byte {
 		return nil
 	}
 	n = int(min(int64(n), f.size-off))
+	if off >= f.winOff && off+int64(n) <= f.winOff+int64(len(f.win)) {
+		return f.win[off-f.winOff:][:n]
+	}
+	if end := f.winOff + int64(len(f.win)); len(f.win) == 0 || off >= f.winOff && off < end+windowSize {
+		return f.fill(off, n)
+	}
 	k, err := f.ra.ReadAt(f.buf[:n], off)
 	if err != nil && err != io.EOF {
 		f.err = err
 	}
 	return f.buf[:k]
+}
+
+// fill reads the window at off and returns its first n bytes (or fewer).
+func (f *file) fill(off int64, n int) []byte {
+	if f.win == nil || cap(f.win) < windowSize {
+		f.win = make([]byte, windowSize)
+	}
+	f.win = f.win[:min(windowSize, f.size-off)]
+	k, err := f.ra.ReadAt(f.win, off)
+	if err != nil && err != io.EOF {
+		f.err = err
+	}
+	f.win, f.winOff = f.win[:k], off
+	return f.win[:min(n, k)]
 }
 
 // has returns the n bytes at off and true, or false when the file does not

@@ -2,6 +2,7 @@ package blockz
 
 import (
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/foreachio/foreach/internal/decompress"
@@ -102,6 +103,46 @@ func (l *Layout) Covers(ra io.ReaderAt) bool {
 		}
 	}
 	return true
+}
+
+// PieceReader returns a reader of the decompressed bytes of piece i alone
+// (ra is the file l was scanned from): reading it to io.EOF means the piece
+// passed its own checks (its checksum, its size, that it ends where its
+// structure says). The checks of a stream as a whole are not the piece's:
+// an lz4 frame's content checksum, a bzip2 stream's CRC, whether a bzip2
+// match is a block (a false match fails to decode, almost always). zindex
+// reads a block format's pieces with it.
+func (l *Layout) PieceReader(ra io.ReaderAt, i int) (io.Reader, error) {
+	if l.Format == decompress.None {
+		return nil, ErrNoStructure
+	}
+	d := newPieceDecoder(l.Format, ra, l.Size, DefaultJobMemory)
+	r, err := d.open(&l.Pieces[i])
+	if err != nil {
+		return nil, err
+	}
+	return &checkedPiece{r: r, p: &l.Pieces[i]}, nil
+}
+
+// checkedPiece reads a piece, checking its size at the end.
+type checkedPiece struct {
+	r io.Reader
+	p *Piece
+	n int64
+}
+
+func (c *checkedPiece) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += int64(n)
+	if c.p.bound >= 0 && c.n > c.p.bound {
+		return n, fmt.Errorf("blockz: a piece at %d decodes to more than the %d bytes its structure gives", c.p.Offset, c.p.bound)
+	}
+	if err == io.EOF {
+		if e := checkSize(c.p, c.n); e != nil {
+			return n, e
+		}
+	}
+	return n, err
 }
 
 // Scan returns the layout of the compressed file ra[0:size), found from its

@@ -11,7 +11,13 @@
 //
 // With -once it runs each contender once and prints "lines bytes wall_ms
 // cpu_ms" for each, for a script that times whole processes
-// (benchmarks/blocks.sh).
+// (benchmarks/blocks.sh). With -pieces it measures what the parallel
+// decoding is made of, for the estimates of more cores: the scan of the
+// file's structure, each piece decoded alone in one goroutine (one line
+// per piece: its compressed and decompressed bytes and milliseconds), and
+// what the reading goroutine does with every byte (copying it out and
+// counting its lines). With -make DIR it writes DIR/real.txt, the 128 MiB
+// of Go sources the script compresses.
 package main
 
 import (
@@ -27,6 +33,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/foreachio/foreach/benchmarks"
 	"github.com/foreachio/foreach/internal/blockz"
 	"github.com/foreachio/foreach/internal/decompress"
 )
@@ -37,7 +44,17 @@ func main() {
 	once := flag.Bool("once", false, "run each contender once and print lines, bytes, wall and CPU milliseconds")
 	window := flag.Int("window", 0, "blockz Options.Window (0: its default)")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	pieces := flag.Bool("pieces", false, "time the scan and each piece alone")
+	mk := flag.String("make", "", "write the real corpus (128 MiB of Go sources) into this directory and exit")
 	flag.Parse()
+	if *mk != "" {
+		f, err := benchmarks.MakeFile(*mk, benchmarks.Real, 128<<20)
+		if err != nil {
+			fail(err)
+		}
+		fmt.Println(f.Path)
+		return
+	}
 	if *profile != "" {
 		f, err := os.Create(*profile)
 		if err != nil {
@@ -62,7 +79,9 @@ func main() {
 	}
 	for _, name := range flag.Args() {
 		var err error
-		if *once {
+		if *pieces {
+			err = measurePieces(name)
+		} else if *once {
 			err = runOnce(name, cs)
 		} else {
 			err = measure(name, cs, *rounds)
