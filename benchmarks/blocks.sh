@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times block-parallel decoding (internal/blockz) on real text: the Go distribution's .go
-# files concatenated to 128 MiB (benchmarks.MakeFile's "real"), compressed by each format's
+# files concatenated to 128 MiB (contend.MakeFile's "real"), compressed by each format's
 # parallel tool (bgzip -@2, lbzip2 -n 2, pzstd -p 2, xz -T2; lz4, whose blocks are
 # independent by default), and writes benchmarks/results/blocks.md (a copy per commit in
 # benchmarks/results/history/blocks-COMMIT.md):

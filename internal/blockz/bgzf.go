@@ -1,15 +1,13 @@
 package blockz
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 
-	"github.com/klauspost/compress/gzip"
-
 	"github.com/foreachio/foreach/internal/decompress"
+	"github.com/foreachio/foreach/internal/inflate"
 )
 
 // BGZF (the SAM/BAM specification, section 4.1) is a series of gzip
@@ -83,13 +81,13 @@ func (s *bgzfScanner) member(off int64) (int64, bool) {
 	return 0, false
 }
 
-// gzipPieces decodes gzip members with klauspost/compress's reader, as
-// decompress does.
+// gzipPieces decodes gzip members with internal/inflate, as decompress
+// does, reading each member's bytes in place.
 type gzipPieces struct {
-	ra io.ReaderAt
-	in []byte // the member's compressed bytes
-	br bytes.Reader
-	z  gzip.Reader
+	ra  io.ReaderAt
+	in  []byte // the member's compressed bytes
+	src sliceSource
+	m   inflate.Member
 	// piece is the member being decoded.
 	piece gzipPiece
 }
@@ -102,11 +100,11 @@ func (d *gzipPieces) open(p *Piece) (io.Reader, error) {
 	if err := readFull(d.ra, d.in, p.Offset); err != nil {
 		return nil, err
 	}
-	d.br.Reset(d.in)
-	if err := d.z.Reset(&d.br); err != nil {
+	d.src = sliceSource{b: d.in}
+	if _, err := inflate.ReadHeader(&d.src); err != nil {
 		return nil, err
 	}
-	d.z.Multistream(false)
+	d.m.Reset(&d.src)
 	d.piece = gzipPiece{d: d, p: p}
 	return &d.piece, nil
 }
@@ -122,12 +120,35 @@ type gzipPiece struct {
 var errShortMember = errors.New("blockz: a gzip member ends before the size in its header")
 
 func (g *gzipPiece) Read(b []byte) (int, error) {
-	n, err := g.d.z.Read(b)
-	if err == io.EOF && g.d.br.Len() != 0 {
+	n, err := g.d.m.Read(b)
+	if err == io.EOF && g.d.src.Buffered() != 0 {
 		err = errShortMember
 	}
 	return n, err
 }
+
+// sliceSource is a byte slice as an inflate.Source: the decoder reads it
+// in place.
+type sliceSource struct{ b []byte }
+
+func (s *sliceSource) Peek(n int) ([]byte, error) {
+	if n > len(s.b) {
+		return s.b, io.EOF
+	}
+	return s.b[:n], nil
+}
+
+func (s *sliceSource) Discard(n int) (int, error) {
+	if n > len(s.b) {
+		n = len(s.b)
+		s.b = s.b[n:]
+		return n, io.EOF
+	}
+	s.b = s.b[n:]
+	return n, nil
+}
+
+func (s *sliceSource) Buffered() int { return len(s.b) }
 
 // readFull reads len(b) bytes at off: the file ending before them is an
 // unexpected end of data.

@@ -33,8 +33,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/foreachio/foreach/benchmarks"
 	"github.com/foreachio/foreach/internal/blockz"
+	"github.com/foreachio/foreach/internal/contend"
 	"github.com/foreachio/foreach/internal/decompress"
 )
 
@@ -48,7 +48,7 @@ func main() {
 	mk := flag.String("make", "", "write the real corpus (128 MiB of Go sources) into this directory and exit")
 	flag.Parse()
 	if *mk != "" {
-		f, err := benchmarks.MakeFile(*mk, benchmarks.Real, 128<<20)
+		f, err := contend.MakeFile(*mk, contend.Real, 128<<20)
 		if err != nil {
 			fail(err)
 		}
