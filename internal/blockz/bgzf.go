@@ -84,8 +84,7 @@ func (s *bgzfScanner) member(off int64) (int64, bool) {
 // gzipPieces decodes gzip members with internal/inflate, as decompress
 // does, reading each member's bytes in place.
 type gzipPieces struct {
-	ra  io.ReaderAt
-	in  []byte // the member's compressed bytes
+	in  *input
 	src sliceSource
 	m   inflate.Member
 	// piece is the member being decoded.
@@ -93,14 +92,11 @@ type gzipPieces struct {
 }
 
 func (d *gzipPieces) open(p *Piece) (io.Reader, error) {
-	if cap(d.in) < int(p.Length) {
-		d.in = make([]byte, p.Length)
-	}
-	d.in = d.in[:p.Length]
-	if err := readFull(d.ra, d.in, p.Offset); err != nil {
+	b, err := d.in.bytes(p.Offset, p.Length)
+	if err != nil {
 		return nil, err
 	}
-	d.src = sliceSource{b: d.in}
+	d.src = sliceSource{b: b}
 	if _, err := inflate.ReadHeader(&d.src); err != nil {
 		return nil, err
 	}

@@ -70,3 +70,41 @@ func (f *file) has(off int64, n int) ([]byte, bool) {
 	b := f.peek(off, n)
 	return b, len(b) == n
 }
+
+// input is where a worker's decoder gets a piece's compressed bytes: from
+// the span of the file read for the whole job (one read for a run of small
+// pieces, not one per piece), or read for the piece alone.
+type input struct {
+	ra io.ReaderAt
+	// span holds the file's bytes from spanOff on, read for the job.
+	span    []byte
+	spanOff int64
+	own     []byte // the buffer of a piece read alone
+}
+
+// load reads the bytes of the file from off to end into the span, for
+// the pieces of a job.
+func (in *input) load(off, end int64) error {
+	if int64(cap(in.span)) < end-off {
+		in.span = make([]byte, end-off)
+	}
+	in.span, in.spanOff = in.span[:end-off], off
+	if err := readFull(in.ra, in.span, off); err != nil {
+		in.span = in.span[:0]
+		return err
+	}
+	return nil
+}
+
+// bytes returns the n bytes of the file at off: from the span when it
+// holds them, read otherwise. They are valid until the next call.
+func (in *input) bytes(off, n int64) ([]byte, error) {
+	if off >= in.spanOff && off+n <= in.spanOff+int64(len(in.span)) {
+		return in.span[off-in.spanOff:][:n], nil
+	}
+	if int64(cap(in.own)) < n {
+		in.own = make([]byte, n)
+	}
+	b := in.own[:n]
+	return b, readFull(in.ra, b, off)
+}

@@ -46,6 +46,15 @@ type Piece struct {
 	unpadded int64
 }
 
+// end is the offset after the piece's bytes, an lz4 block's checksum
+// included.
+func (p *Piece) end() int64 {
+	if p.flags&lz4Checked != 0 {
+		return p.Offset + p.Length + 4
+	}
+	return p.Offset + p.Length
+}
+
 // stream is a stream of the file, as the formats define it (a gzip member,
 // a zstd or lz4 frame, an xz or bzip2 stream): the unit a sequential reader
 // restarts at, since what it reads after a complete stream does not depend
@@ -116,7 +125,7 @@ func (l *Layout) PieceReader(ra io.ReaderAt, i int) (io.Reader, error) {
 	if l.Format == decompress.None {
 		return nil, ErrNoStructure
 	}
-	d := newPieceDecoder(l.Format, ra, l.Size, DefaultJobMemory)
+	d := newPieceDecoder(l.Format, &input{ra: ra}, l.Size, DefaultJobMemory)
 	r, err := d.open(&l.Pieces[i])
 	if err != nil {
 		return nil, err

@@ -162,7 +162,7 @@ func (s *lz4Scanner) blocks(pos, blockMax int64, checked bool, st *stream) ([]Pi
 // a whole frame with its reader.
 type lz4Pieces struct {
 	ra    io.ReaderAt
-	in    []byte
+	in    *input
 	out   byteReader
 	frame *lz4.Reader
 }
@@ -187,15 +187,8 @@ func (d *lz4Pieces) appendPiece(p *Piece, dst []byte) ([]byte, error) {
 	if p.flags&lz4WholeFrame != 0 {
 		return dst, errors.New("blockz: an lz4 frame is decoded as a stream")
 	}
-	n := p.Length
-	if p.flags&lz4Checked != 0 {
-		n += 4
-	}
-	if int64(cap(d.in)) < n {
-		d.in = make([]byte, n)
-	}
-	in := d.in[:n]
-	if err := readFull(d.ra, in, p.Offset); err != nil {
+	in, err := d.in.bytes(p.Offset, p.end()-p.Offset)
+	if err != nil {
 		return dst, err
 	}
 	data := in[:p.Length]

@@ -38,7 +38,7 @@ const (
 	// smallJob is the decompressed bytes of a run of small pieces decoded as
 	// one job (BGZF members of 64 KiB), so that handing a job over costs
 	// little beside decoding it.
-	smallJob = 1 << 20
+	smallJob = 4 << 20
 )
 
 // Reader decodes a compressed file's pieces (see Layout) on several
@@ -126,7 +126,7 @@ func newReader(ra io.ReaderAt, size int64, opt Options, s scanner) (*Reader, err
 		return nil, ErrNoStructure
 	}
 	r.scan = &lookahead{scanner: s, ahead: ahead}
-	r.pipe = newPipeline(opt, func() pieceDecoder { return newPieceDecoder(r.format, ra, size, opt.JobMemory) })
+	r.pipe = newPipeline(opt, ra, func(in *input) pieceDecoder { return newPieceDecoder(r.format, in, size, opt.JobMemory) })
 	return r, nil
 }
 
@@ -184,6 +184,42 @@ func (r *Reader) Read(p []byte) (int, error) {
 		}
 	}
 	return 0, r.err
+}
+
+// WriteTo writes the decompressed stream to w until its end or an error,
+// handing w the workers' buffers as they are (io.Copy uses it): one copy
+// of every byte fewer than Read. It returns the error Read would return
+// (nil at the end of the stream) or w's.
+func (r *Reader) WriteTo(w io.Writer) (int64, error) {
+	var total int64
+	for r.err == nil {
+		switch {
+		case len(r.cur) > 0:
+			n, err := w.Write(r.cur)
+			total += int64(n)
+			r.cur = r.cur[n:]
+			if err != nil {
+				return total, err
+			}
+			continue
+		case r.rest != nil:
+			n, err := io.Copy(w, r.rest)
+			total += n
+			if err != nil {
+				return total, err
+			}
+			r.err = io.EOF
+			return total, nil
+		}
+		r.recycle()
+		if err := r.advance(); err != nil {
+			r.err = err
+		}
+	}
+	if r.err == io.EOF {
+		return total, nil
+	}
+	return total, r.err
 }
 
 // recycle gives the buffer of the message just read back to the workers.
@@ -374,7 +410,7 @@ type pipeline struct {
 	stopped bool
 }
 
-func newPipeline(opt Options, newDecoder func() pieceDecoder) *pipeline {
+func newPipeline(opt Options, ra io.ReaderAt, newDecoder func(*input) pieceDecoder) *pipeline {
 	p := &pipeline{
 		jobs: make(chan *job, opt.Window),
 		quit: make(chan struct{}),
@@ -382,7 +418,8 @@ func newPipeline(opt Options, newDecoder func() pieceDecoder) *pipeline {
 	}
 	p.wg.Add(opt.Workers)
 	for range opt.Workers {
-		go p.work(newDecoder())
+		in := &input{ra: ra}
+		go p.work(newDecoder(in), in)
 	}
 	return p
 }

@@ -73,18 +73,18 @@ func (plainSequencer) restart(p *Piece, out int64) (int64, int64) {
 // newPieceDecoder returns a decoder of the format's pieces, for one worker.
 // Pieces that decode to at most whole bytes may be decoded at once rather
 // than as a stream.
-func newPieceDecoder(f decompress.Format, ra io.ReaderAt, size, whole int64) pieceDecoder {
+func newPieceDecoder(f decompress.Format, in *input, size, whole int64) pieceDecoder {
 	switch f {
 	case decompress.Gzip:
-		return &gzipPieces{ra: ra}
+		return &gzipPieces{in: in}
 	case decompress.Zstd:
-		return newZstdPieces(ra, whole)
+		return newZstdPieces(in, whole)
 	case decompress.Xz:
-		return &xzPieces{ra: ra}
+		return &xzPieces{ra: in.ra}
 	case decompress.Lz4:
-		return &lz4Pieces{ra: ra}
+		return &lz4Pieces{ra: in.ra, in: in}
 	case decompress.Bzip2:
-		return newBzip2Pieces(ra, size)
+		return newBzip2Pieces(in.ra, size)
 	}
 	panic("blockz: no pieces in format " + string(f))
 }

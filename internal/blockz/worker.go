@@ -72,25 +72,29 @@ type pieceResult struct {
 	bz bzipBlockEnd
 }
 
-// work decodes the jobs handed out until the pipeline stops.
-func (p *pipeline) work(d pieceDecoder) {
+// work decodes the jobs handed out until the pipeline stops; in is where
+// d gets the pieces' bytes.
+func (p *pipeline) work(d pieceDecoder, in *input) {
 	defer p.wg.Done()
 	for {
 		select {
 		case <-p.quit:
 			return
 		case j := <-p.jobs:
-			if !p.decodeJob(d, j) {
+			if !p.decodeJob(d, in, j) {
 				return
 			}
 		}
 	}
 }
 
+// maxSpan is the most compressed bytes read at once for a job's pieces.
+const maxSpan = 16 << 20
+
 // decodeJob decodes j's pieces into its messages, stopping after a damaged
 // one. It reports false when the pipeline stopped meanwhile. A panic of the
 // decoder goes to the reader in a message.
-func (p *pipeline) decodeJob(d pieceDecoder, j *job) (ok bool) {
+func (p *pipeline) decodeJob(d pieceDecoder, in *input, j *job) (ok bool) {
 	defer close(j.out)
 	defer func() {
 		if v := recover(); v != nil {
@@ -104,6 +108,11 @@ func (p *pipeline) decodeJob(d pieceDecoder, j *job) (ok bool) {
 	size := chunkSize
 	if j.whole {
 		size = roundUp(int(j.budget) + 512)
+	}
+	in.span = in.span[:0]
+	if first, last := &j.pieces[0], &j.pieces[len(j.pieces)-1]; j.whole && last.end()-first.Offset <= maxSpan {
+		// A failed read is read again, piece by piece, to fail at its piece.
+		in.load(first.Offset, last.end())
 	}
 	buf := p.get(size)
 	for i := range j.pieces {

@@ -214,15 +214,15 @@ func seekTable(f *file) []uint32 {
 // decompress sets it, in the worker's goroutine.
 type zstdPieces struct {
 	ra io.ReaderAt
+	in *input
 	d  *zstd.Decoder
 	// whole is the largest frame decoded at once into out; larger ones, and
 	// those of unknown size, are decoded as a stream.
 	whole int64
-	in    []byte
 	out   byteReader
 }
 
-func newZstdPieces(ra io.ReaderAt, whole int64) pieceDecoder {
+func newZstdPieces(in *input, whole int64) pieceDecoder {
 	d, err := zstd.NewReader(nil,
 		zstd.WithDecoderConcurrency(1),
 		zstd.WithDecoderLowmem(true),
@@ -231,7 +231,7 @@ func newZstdPieces(ra io.ReaderAt, whole int64) pieceDecoder {
 	if err != nil {
 		panic(err) // the options are fixed
 	}
-	return &zstdPieces{ra: ra, d: d, whole: whole}
+	return &zstdPieces{ra: in.ra, in: in, d: d, whole: whole}
 }
 
 func (z *zstdPieces) open(p *Piece) (io.Reader, error) {
@@ -248,11 +248,8 @@ func (z *zstdPieces) open(p *Piece) (io.Reader, error) {
 
 // appendPiece decodes p whole, appending its bytes to dst.
 func (z *zstdPieces) appendPiece(p *Piece, dst []byte) ([]byte, error) {
-	if int64(cap(z.in)) < p.Length {
-		z.in = make([]byte, p.Length)
-	}
-	in := z.in[:p.Length]
-	if err := readFull(z.ra, in, p.Offset); err != nil {
+	in, err := z.in.bytes(p.Offset, p.Length)
+	if err != nil {
 		return dst, err
 	}
 	return z.d.DecodeAll(in, dst)

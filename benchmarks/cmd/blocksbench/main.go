@@ -136,21 +136,27 @@ func (c contender) count(name string) (pass, error) {
 		r = decompress.NewReader(f)
 	}
 	defer r.Close()
-	var p pass
-	buf := make([]byte, 256<<10)
-	for {
-		n, err := r.Read(buf)
-		p.lines += int64(bytes.Count(buf[:n], []byte{'\n'}))
-		p.bytes += int64(n)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return p, fmt.Errorf("%s: %w", name, err)
-		}
+	// Each reader through its best interface: the parallel one hands its
+	// buffers to a writer (WriteTo), the sequential one reads into ours.
+	var lc lineCounter
+	if wt, ok := r.(io.WriterTo); ok {
+		_, err = wt.WriteTo(&lc)
+	} else {
+		_, err = io.CopyBuffer(&lc, r, make([]byte, 256<<10))
 	}
-	p.wall, p.cpu = time.Since(t0), cpuTime()-cpu0
-	return p, nil
+	if err != nil {
+		return pass{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return pass{lines: lc.lines, bytes: lc.bytes, wall: time.Since(t0), cpu: cpuTime() - cpu0}, nil
+}
+
+// lineCounter counts the lines and bytes written to it.
+type lineCounter struct{ lines, bytes int64 }
+
+func (c *lineCounter) Write(p []byte) (int, error) {
+	c.lines += int64(bytes.Count(p, []byte{'\n'}))
+	c.bytes += int64(len(p))
+	return len(p), nil
 }
 
 func runOnce(name string, cs []contender) error {
