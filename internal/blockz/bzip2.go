@@ -151,6 +151,11 @@ type bzipBlockEnd struct {
 	crc uint32
 }
 
+// maxBzip2Block bounds the compressed bytes of a block: 900,000 symbols of
+// at most 20 bits, its tables and selectors take under 2.3 MB. A match
+// that decodes past it is no block.
+const maxBzip2Block = 3 << 20
+
 // bzip2Pieces decodes bzip2 blocks with internal/bzblock.
 type bzip2Pieces struct {
 	ra   io.ReaderAt
@@ -167,7 +172,7 @@ func newBzip2Pieces(ra io.ReaderAt, size int64) pieceDecoder {
 func (z *bzip2Pieces) open(p *Piece) (io.Reader, error) {
 	// The piece's bytes and some more; more again if the block goes on (a
 	// false match inside it ends the piece too early).
-	n := min(p.Length+64<<10, z.size-p.Offset)
+	n := min(p.Length+64<<10, z.size-p.Offset, maxBzip2Block)
 	for {
 		if int64(cap(z.in)) < n {
 			z.in = make([]byte, n)
@@ -177,8 +182,8 @@ func (z *bzip2Pieces) open(p *Piece) (io.Reader, error) {
 			return nil, err
 		}
 		b, err := z.d.Decode(in, uint(p.Bit), p.stream.bzLevel)
-		if err == bzblock.ErrShort && p.Offset+n < z.size {
-			n = min(2*n, z.size-p.Offset)
+		if err == bzblock.ErrShort && p.Offset+n < z.size && n < maxBzip2Block {
+			n = min(2*n, z.size-p.Offset, maxBzip2Block)
 			continue
 		}
 		if err != nil {
