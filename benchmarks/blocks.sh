@@ -2,8 +2,8 @@
 # Times block-parallel decoding (internal/blockz) on real text: the Go distribution's .go
 # files concatenated to 128 MiB (contend.MakeFile's "real"), compressed by each format's
 # parallel tool (bgzip -@2, lbzip2 -n 2, pzstd -p 2, xz -T2; lz4, whose blocks are
-# independent by default), and writes benchmarks/results/blocks.md (a copy per commit in
-# benchmarks/results/history/blocks-COMMIT.md):
+# independent by default), and writes benchmarks/results/blocks.md (and a copy per commit
+# in benchmarks/results/history/blocks-COMMIT.md, benchmarks/keep.sh):
 #
 #   1. counting the lines of each file, as whole processes: the tool into wc -l
 #      (`TOOL -dc F | wc -l`, with two threads and with one), and benchmarks/cmd/blocksbench
@@ -31,6 +31,7 @@
 # measured as COMMIT+changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/keep.sh
 
 rounds="${ROUNDS:-5}"
 lock="${LOCK-/tmp/foreach-bench.lock}"
@@ -123,8 +124,7 @@ if [ -n "$lock" ]; then
 	flock -u 9
 fi
 
-out=benchmarks/results/blocks.md
-mkdir -p benchmarks/results/history
+out="$work/blocks.md"
 {
 	echo "# Block-parallel decoding: internal/blockz against the formats' parallel tools"
 	echo
@@ -199,5 +199,4 @@ for r in rows:
           f"{est[1]:.0f} | {est[2]:.0f} | {est[8]:.0f} | {est[32]:.0f} | {bound} |")
 PY
 } >"$out"
-cp "$out" "benchmarks/results/history/blocks-$commit.md"
-echo "wrote $out"
+keep_results "$commit" "$out"

@@ -1,6 +1,8 @@
 package blockz
 
 import (
+	"bufio"
+	"bytes"
 	"io"
 )
 
@@ -80,6 +82,25 @@ type input struct {
 	span    []byte
 	spanOff int64
 	own     []byte // the buffer of a piece read alone
+	// body and buf read a piece as a stream: from the span, or from the
+	// file through a buffer (decoders make small reads, which must not be
+	// a system call each).
+	body bytes.Reader
+	buf  *bufio.Reader
+}
+
+// reader returns a reader of the n bytes of the file at off, valid until
+// the next call.
+func (in *input) reader(off, n int64) io.Reader {
+	if b, ok := in.spanned(off, n); ok {
+		in.body.Reset(b)
+		return &in.body
+	}
+	if in.buf == nil {
+		in.buf = bufio.NewReaderSize(nil, 256<<10)
+	}
+	in.buf.Reset(io.NewSectionReader(in.ra, off, n))
+	return in.buf
 }
 
 // load reads the bytes of the file from off to end into the span, for
@@ -96,11 +117,19 @@ func (in *input) load(off, end int64) error {
 	return nil
 }
 
+// spanned returns the n bytes at off when the span holds them.
+func (in *input) spanned(off, n int64) ([]byte, bool) {
+	if off >= in.spanOff && off+n <= in.spanOff+int64(len(in.span)) {
+		return in.span[off-in.spanOff:][:n], true
+	}
+	return nil, false
+}
+
 // bytes returns the n bytes of the file at off: from the span when it
 // holds them, read otherwise. They are valid until the next call.
 func (in *input) bytes(off, n int64) ([]byte, error) {
-	if off >= in.spanOff && off+n <= in.spanOff+int64(len(in.span)) {
-		return in.span[off-in.spanOff:][:n], nil
+	if b, ok := in.spanned(off, n); ok {
+		return b, nil
 	}
 	if int64(cap(in.own)) < n {
 		in.own = make([]byte, n)

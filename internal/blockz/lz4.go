@@ -161,7 +161,6 @@ func (s *lz4Scanner) blocks(pos, blockMax int64, checked bool, st *stream) ([]Pi
 // lz4Pieces decodes lz4 pieces: a block with the library's block decoder,
 // a whole frame with its reader.
 type lz4Pieces struct {
-	ra    io.ReaderAt
 	in    *input
 	out   byteReader
 	frame *lz4.Reader
@@ -174,7 +173,7 @@ func (d *lz4Pieces) open(p *Piece) (io.Reader, error) {
 		if d.frame == nil {
 			d.frame = lz4.NewReader(nil)
 		}
-		d.frame.Reset(io.NewSectionReader(d.ra, p.Offset, p.Length))
+		d.frame.Reset(d.in.reader(p.Offset, p.Length))
 		return d.frame, nil
 	}
 	out, err := d.appendPiece(p, make([]byte, 0, p.bound))

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.uber.org/goleak"
+
 	"github.com/foreachio/foreach/internal/blockz"
 	"github.com/foreachio/foreach/internal/decompress"
 )
@@ -168,4 +170,37 @@ func damaged(data []byte, n int, seed uint64) map[string][]byte {
 		out[fmt.Sprintf("bit flipped at %d", k)] = b
 	}
 	return out
+}
+
+// TestCloseStopsWorkers: Close in the middle of a file, with the window
+// full and workers waiting on it, leaves no goroutine behind; Read after
+// Close fails.
+func TestCloseStopsWorkers(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	data := text(t, 2<<20, 18)
+	file := bgzf(t, data, 65280, true)
+	for _, opt := range []blockz.Options{{Workers: 1}, {Workers: 4, Window: 2}, {Workers: 3, JobMemory: 100 << 10}} {
+		r, err := blockz.NewReader(bytes.NewReader(file), int64(len(file)), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 1000)
+		if _, err := io.ReadFull(r, buf); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(buf, data[:1000]) {
+			t.Fatal("the first bytes differ")
+		}
+		r.Close()
+		r.Close()
+		if _, err := r.Read(buf); err == nil {
+			t.Fatal("Read after Close succeeded")
+		}
+	}
+	// A Reader never read from.
+	r, err := blockz.NewReader(bytes.NewReader(file), int64(len(file)), blockz.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
 }

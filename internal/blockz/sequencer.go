@@ -80,9 +80,9 @@ func newPieceDecoder(f decompress.Format, in *input, size, whole int64) pieceDec
 	case decompress.Zstd:
 		return newZstdPieces(in, whole)
 	case decompress.Xz:
-		return &xzPieces{ra: in.ra}
+		return &xzPieces{in: in}
 	case decompress.Lz4:
-		return &lz4Pieces{ra: in.ra, in: in}
+		return &lz4Pieces{in: in}
 	case decompress.Bzip2:
 		return newBzip2Pieces(in.ra, size)
 	}

@@ -270,7 +270,7 @@ func (r *fileBytes) uvarint() uint64 {
 // record with a footer, so that the decoder checks the block (its check,
 // its sizes) as it checks any.
 type xzPieces struct {
-	ra   io.ReaderAt
+	in   *input
 	head []byte
 	tail []byte
 	mr   multiReader
@@ -278,7 +278,7 @@ type xzPieces struct {
 
 func (d *xzPieces) open(p *Piece) (io.Reader, error) {
 	d.head, d.tail = xzWrap(d.head[:0], d.tail[:0], p)
-	d.mr.reset(d.head, io.NewSectionReader(d.ra, p.Offset, p.Length), d.tail)
+	d.mr.reset(d.head, d.in.reader(p.Offset, p.Length), d.tail)
 	// The dictionary is the one the block header declares: no larger.
 	return xz.ReaderConfig{DictCap: lzma.MinDictCap, SingleStream: true}.NewReader(&d.mr)
 }

@@ -213,7 +213,6 @@ func seekTable(f *file) []uint32 {
 // zstdPieces decodes zstd frames with klauspost/compress's decoder, set as
 // decompress sets it, in the worker's goroutine.
 type zstdPieces struct {
-	ra io.ReaderAt
 	in *input
 	d  *zstd.Decoder
 	// whole is the largest frame decoded at once into out; larger ones, and
@@ -231,12 +230,12 @@ func newZstdPieces(in *input, whole int64) pieceDecoder {
 	if err != nil {
 		panic(err) // the options are fixed
 	}
-	return &zstdPieces{ra: in.ra, in: in, d: d, whole: whole}
+	return &zstdPieces{in: in, d: d, whole: whole}
 }
 
 func (z *zstdPieces) open(p *Piece) (io.Reader, error) {
 	if p.bound < 0 || p.bound > z.whole {
-		if err := z.d.Reset(io.NewSectionReader(z.ra, p.Offset, p.Length)); err != nil {
+		if err := z.d.Reset(z.in.reader(p.Offset, p.Length)); err != nil {
 			return nil, err
 		}
 		return z.d, nil
