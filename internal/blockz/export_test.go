@@ -49,3 +49,6 @@ func (f *falseMatches) next() (Piece, bool) {
 // Replays reports how many streams r read again sequentially (a damaged
 // piece's, or one the pieces did not finish).
 func Replays(r *Reader) int { return r.replays }
+
+// RaceEnabled says whether the tests run under the race detector.
+const RaceEnabled = raceEnabled

@@ -15,6 +15,17 @@ import (
 	"github.com/foreachio/foreach/internal/corpus"
 )
 
+// sample is text for the differential tests: a third of size under the
+// race detector, where decoding is ten times slower (the pieces are still
+// many).
+func sample(t testing.TB, size int64, seed uint64) []byte {
+	t.Helper()
+	if raceEnabled {
+		size /= 3
+	}
+	return text(t, size, seed)
+}
+
 // text is the test's text: a mixed corpus (long-tailed line lengths) of
 // about size bytes.
 func text(t testing.TB, size int64, seed uint64) []byte {
@@ -175,3 +186,6 @@ func withContentSize(t testing.TB, frame []byte, size uint64) []byte {
 	f[14] = byte(blockz.Xxh32(f[4:14]) >> 8)
 	return f
 }
+
+// raceEnabled is blockz.RaceEnabled: whether the race detector is on.
+const raceEnabled = blockz.RaceEnabled

@@ -24,7 +24,7 @@ func TestLz4Scan(t *testing.T) {
 }
 
 func TestLz4Same(t *testing.T) {
-	data := text(t, 300<<10, 11)
+	data := sample(t, 300<<10, 11)
 	small := lz4.BlockSizeOption(lz4.Block64Kb)
 	blocks := lz4Frame(t, data, small, lz4.ChecksumOption(true))
 	files := map[string][]byte{
@@ -46,7 +46,7 @@ func TestLz4Same(t *testing.T) {
 }
 
 func TestLz4Tools(t *testing.T) {
-	data := text(t, 600<<10, 12)
+	data := sample(t, 600<<10, 12)
 	for _, command := range []string{"lz4 -c -q -B4", "lz4 -c -q -B4 -BX --content-size", "lz4 -c -q -B4 -BD", "lz4 -c -q -l"} {
 		file := tool(t, command, data)
 		structured := same(t, command, file)

@@ -1,5 +1,5 @@
 //go:build !race
 
-package blockz_test
+package blockz
 
 const raceEnabled = false

@@ -1,6 +1,6 @@
 //go:build race
 
-package blockz_test
+package blockz
 
 // Under the race detector, which makes decoding ten times slower, the
 // differential tests read fewer damaged variants: the concurrency they

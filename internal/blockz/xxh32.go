@@ -5,9 +5,10 @@ import (
 	"math/bits"
 )
 
-// xxh32 is the 32-bit xxHash with seed 0 (github.com/Cyan4973/xxHash,
-// doc/xxhash_spec.md), the checksum of lz4 frames: of their descriptors,
-// blocks and contents. The lz4 library has it internally only.
+// xxh32 is the 32-bit xxHash with seed 0 (the specification in the
+// xxHash repository, github.com/Cyan4973/xxHash), the checksum of lz4
+// frames: of their descriptors, blocks and contents. The lz4 library has it
+// internally only.
 type xxh32 struct {
 	v     [4]uint32 // the four lanes, once 16 bytes have come
 	total uint64    // bytes written

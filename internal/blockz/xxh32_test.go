@@ -27,7 +27,11 @@ func TestXxh32Vectors(t *testing.T) {
 // written whole and in pieces.
 func TestXxh32Lz4(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for n := range 1200 {
+	lengths := 1200
+	if raceEnabled {
+		lengths = 150
+	}
+	for n := range lengths {
 		if n > 100 {
 			n = rng.IntN(1 << 16)
 		}

@@ -33,7 +33,7 @@ func TestXzScan(t *testing.T) {
 }
 
 func TestXzSame(t *testing.T) {
-	data := text(t, 120<<10, 9)
+	data := sample(t, 120<<10, 9)
 	blocks := tool(t, "xz -c -0 -T2 --block-size=30KiB", data)
 	files := map[string][]byte{
 		"blocks":            blocks,

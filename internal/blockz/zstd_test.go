@@ -48,7 +48,7 @@ func TestZstdScan(t *testing.T) {
 }
 
 func TestZstdSame(t *testing.T) {
-	data := text(t, 400<<10, 6)
+	data := sample(t, 400<<10, 6)
 	one := zstdFrames(t, data, 1<<20, true, false, false)
 	files := map[string][]byte{
 		"sized":              zstdFrames(t, data, 64<<10, true, false, false),
