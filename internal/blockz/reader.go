@@ -10,6 +10,18 @@ import (
 	"github.com/foreachio/foreach/internal/decompress"
 )
 
+// reading is where a Reader is in the pieces.
+type reading struct {
+	// piece is the piece whose bytes are being read (nil before the first);
+	// streamOut counts the bytes of piece's stream delivered so far, which a
+	// sequential reread of the stream skips.
+	piece     *Piece
+	streamOut int64
+	// skipping: the piece being read is not one of the file's (a false
+	// bzip2 match): its messages are dropped.
+	skipping bool
+}
+
 // Options configure a Reader.
 type Options struct {
 	// Workers is the number of goroutines decoding pieces; < 1 means
@@ -75,14 +87,8 @@ type Reader struct {
 	queue  []*job
 	cur    []byte
 	curMsg message
-	// piece is the piece whose bytes are being read (nil before the first);
-	// streamOut counts the bytes of piece's stream delivered so far, which a
-	// sequential reread of the stream skips.
-	piece     *Piece
-	streamOut int64
-	// skipping: the piece being read is not one of the file's (a false
-	// bzip2 match): its messages are dropped.
-	skipping bool
+	// at is the piece whose bytes are being read.
+	at reading
 
 	// rest reads the file sequentially once the parallel reading is over;
 	// nil before. replays counts the streams read again (for tests).
@@ -253,13 +259,13 @@ func (r *Reader) advance() error {
 	}
 	r.curMsg = m
 	p := &j.pieces[m.piece]
-	if p != r.piece {
+	if p != r.at.piece {
 		if err := r.begin(p); err != nil {
 			return err
 		}
 	}
 	switch {
-	case r.skipping:
+	case r.at.skipping:
 		return nil
 	case m.err != nil:
 		// The bytes decoded before the damage are left to the sequential
@@ -267,7 +273,7 @@ func (r *Reader) advance() error {
 		return r.replay()
 	}
 	r.cur = m.data
-	r.streamOut += int64(len(m.data))
+	r.at.streamOut += int64(len(m.data))
 	r.seq.see(p, m.data)
 	if !m.done {
 		return nil
@@ -284,14 +290,14 @@ func (r *Reader) advance() error {
 
 // begin enters piece p, whose first message has come.
 func (r *Reader) begin(p *Piece) error {
-	if r.piece == nil || p.stream != r.piece.stream {
-		r.streamOut = 0
+	if r.at.piece == nil || p.stream != r.at.piece.stream {
+		r.at.streamOut = 0
 	}
-	r.piece = p
-	r.skipping = false
+	r.at.piece = p
+	r.at.skipping = false
 	switch r.seq.begin(p) {
 	case skipPiece:
-		r.skipping = true
+		r.at.skipping = true
 	case replayStream:
 		return r.replay()
 	}
@@ -314,7 +320,7 @@ func (r *Reader) replay() error {
 	r.pipe.stop()
 	r.queue = nil
 	r.replays++
-	off, skip := r.seq.restart(r.piece, r.streamOut)
+	off, skip := r.seq.restart(r.at.piece, r.at.streamOut)
 	return r.sequential(off, skip)
 }
 

@@ -6,9 +6,6 @@ import (
 	"hash/crc32"
 	"io"
 
-	"github.com/ulikunitz/xz"
-	"github.com/ulikunitz/xz/lzma"
-
 	"github.com/foreachio/foreach/internal/decompress"
 )
 
@@ -264,9 +261,10 @@ func (r *fileBytes) uvarint() uint64 {
 	return 1<<64 - 1
 }
 
-// xzPieces decodes xz blocks with github.com/ulikunitz/xz, as decompress
-// does: each block is given to the decoder as a stream of its own, made of
-// the block between a header with its stream's flags and an index of one
+// xzPieces decodes xz blocks with decompress's own xz decoder, the one the
+// sequential reader uses, so that a block is refused here exactly when it
+// is refused there: each block is given to it as a stream of its own, made
+// of the block between a header with its stream's flags and an index of one
 // record with a footer, so that the decoder checks the block (its check,
 // its sizes) as it checks any.
 type xzPieces struct {
@@ -274,13 +272,17 @@ type xzPieces struct {
 	head []byte
 	tail []byte
 	mr   multiReader
+	dec  *decompress.Reader
 }
 
 func (d *xzPieces) open(p *Piece) (io.Reader, error) {
 	d.head, d.tail = xzWrap(d.head[:0], d.tail[:0], p)
 	d.mr.reset(d.head, d.in.reader(p.Offset, p.Length), d.tail)
-	// The dictionary is the one the block header declares: no larger.
-	return xz.ReaderConfig{DictCap: lzma.MinDictCap, SingleStream: true}.NewReader(&d.mr)
+	if d.dec != nil {
+		d.dec.Close()
+	}
+	d.dec = decompress.NewReader(&d.mr)
+	return d.dec, nil
 }
 
 func (d *xzPieces) result() pieceResult { return pieceResult{} }

@@ -83,19 +83,44 @@ func (s *zstdScanner) frame(off int64) (Piece, bool) {
 	if !ok {
 		h = s.f.peek(off, 4+14)
 	}
-	if len(h) < 5 {
+	n, window, size, ok := frameHeader(h)
+	if !ok || window > decompress.MaxWindow {
 		return Piece{}, false
+	}
+	checksum := h[4]&0x04 != 0
+	pos, bound, ok := s.blocks(off+int64(n), int64(min(window, zstdBlockMax)))
+	if !ok {
+		return Piece{}, false
+	}
+	if checksum {
+		pos += 4
+	}
+	if pos > s.f.size {
+		return Piece{}, false
+	}
+	if size >= 0 {
+		bound = size
+	}
+	return Piece{Offset: off, Length: pos - off, Size: size, bound: bound, stream: &stream{offset: off}}, true
+}
+
+// frameHeader reads a frame header (h starts with the magic number): its
+// length, the frame's window and its content size (-1 when it has none);
+// false for a header the pieces stop at (the reserved bit, a dictionary,
+// too short).
+func frameHeader(h []byte) (n int, window uint64, size int64, ok bool) {
+	if len(h) < 5 {
+		return 0, 0, 0, false
 	}
 	fhd := h[4]
 	single := fhd&0x20 != 0
-	if fhd&0x08 != 0 || fhd&3 != 0 { // the reserved bit, a dictionary
-		return Piece{}, false
+	if fhd&0x08 != 0 || fhd&3 != 0 {
+		return 0, 0, 0, false
 	}
-	n := 5
-	var window uint64
+	n = 5
 	if !single {
 		if len(h) < 6 {
-			return Piece{}, false
+			return 0, 0, 0, false
 		}
 		wd := h[5]
 		base := uint64(1) << (10 + wd>>3)
@@ -107,9 +132,9 @@ func (s *zstdScanner) frame(off int64) (Piece, bool) {
 		fcsSize = 1
 	}
 	if len(h) < n+fcsSize {
-		return Piece{}, false
+		return 0, 0, 0, false
 	}
-	size := int64(-1)
+	size = -1
 	switch fcsSize {
 	case 1:
 		size = int64(h[n])
@@ -120,28 +145,10 @@ func (s *zstdScanner) frame(off int64) (Piece, bool) {
 	case 8:
 		size = int64(binary.LittleEndian.Uint64(h[n:]))
 	}
-	n += fcsSize
 	if single {
 		window = uint64(max(size, 1<<10))
 	}
-	if window > decompress.MaxWindow || size < -1 {
-		return Piece{}, false
-	}
-	blockMax := int64(min(window, zstdBlockMax))
-	pos, bound, ok := s.blocks(off+int64(n), blockMax)
-	if !ok {
-		return Piece{}, false
-	}
-	if fhd&0x04 != 0 {
-		pos += 4 // the checksum
-	}
-	if pos > s.f.size {
-		return Piece{}, false
-	}
-	if size >= 0 {
-		bound = size
-	}
-	return Piece{Offset: off, Length: pos - off, Size: size, bound: bound, stream: &stream{offset: off}}, true
+	return n + fcsSize, window, size, size >= -1
 }
 
 // blocks walks the blocks of a frame from pos, returning where the last one

@@ -222,28 +222,19 @@ func (d *Decoder) symbols(br *bitReader, symbols []byte, alpha, blockSize int) (
 	var tree *huffman
 	for {
 		if left == 0 {
-			if group >= len(d.sel) {
-				return 0, StructuralError("insufficient selector indices for number of symbols")
+			var err error
+			if tree, err = d.tree(br, group); err != nil {
+				return 0, err
 			}
-			tree = &d.trees[d.sel[group]]
-			group++
-			left = groupSize
-			if br.short() {
-				return 0, io.ErrUnexpectedEOF
-			}
+			group, left = group+1, groupSize
 		}
 		if br.n < 20 {
 			br.refill()
 		}
 		v := tree.decode(br)
 		left--
-		if v < 2 { // RUNA or RUNB: a digit of a repeat count, in bijective base 2
-			if repeat == 0 {
-				power = 1
-			}
-			repeat += power << v
-			power <<= 1
-			if repeat > maxRepeat {
+		if v < 2 { // RUNA or RUNB: a digit of a repeat count
+			if repeat, power = runDigit(repeat, power, v); repeat > maxRepeat {
 				return 0, StructuralError("repeat count too large")
 			}
 			continue
@@ -252,12 +243,7 @@ func (d *Decoder) symbols(br *bitReader, symbols []byte, alpha, blockSize int) (
 			if repeat > blockSize-n {
 				return 0, StructuralError("repeats past end of block")
 			}
-			b := mtf[0]
-			d.c[b] += uint32(repeat)
-			for i := n; i < n+repeat; i++ {
-				tt[i] = uint32(b)
-			}
-			n += repeat
+			n = d.run(tt, n, repeat, mtf[0])
 			repeat = 0
 		}
 		if v == eob {
@@ -281,6 +267,36 @@ func (d *Decoder) symbols(br *bitReader, symbols []byte, alpha, blockSize int) (
 		d.c[b]++
 		n++
 	}
+}
+
+// runDigit adds the digit v (RUNA 0, RUNB 1) to a repeat count written in
+// bijective base 2, the lowest digit first; power is the next digit's
+// weight.
+func runDigit(repeat, power int, v uint16) (int, int) {
+	if repeat == 0 {
+		power = 1
+	}
+	return repeat + power<<v, power << 1
+}
+
+// tree returns the tree of group g of 50 symbols.
+func (d *Decoder) tree(br *bitReader, g int) (*huffman, error) {
+	if g >= len(d.sel) {
+		return nil, StructuralError("insufficient selector indices for number of symbols")
+	}
+	if br.short() {
+		return nil, io.ErrUnexpectedEOF
+	}
+	return &d.trees[d.sel[g]], nil
+}
+
+// run writes repeat copies of b at tt[n:] and returns the new length.
+func (d *Decoder) run(tt []uint32, n, repeat int, b byte) int {
+	d.c[b] += uint32(repeat)
+	for i := n; i < n+repeat; i++ {
+		tt[i] = uint32(b)
+	}
+	return n + repeat
 }
 
 // inverseBWT undoes the Burrows-Wheeler transform of the n bytes in tt,

@@ -132,79 +132,85 @@ func (d *Decoder) keep(j int, w *walk) {
 	d.chunks = append(d.chunks, chunk{walk: j, off: w.off, len: w.n})
 }
 
+// slots are the walks running: their state in arrays of their own (entry,
+// where they write, where their chunk ends), so that a step is a few
+// instructions.
+type slots struct {
+	id  [walkRunning]int    // the walk in each slot
+	e   [walkRunning]uint32 // its entry
+	at  [walkRunning]int    // where in the pool it writes next
+	end [walkRunning]int    // where its chunk ends
+	n   int                 // slots in use
+}
+
+// save puts slot s's state back into its walk.
+func (sl *slots) save(ws []walk, s int) *walk {
+	w := &ws[sl.id[s]]
+	w.e, w.n = sl.e[s], sl.at[s]-w.off
+	return w
+}
+
 // follow runs the walks, walkRunning at a time, until each has stopped at
 // a mark; false when they take more than len(tt) steps between them (the
 // chain has more than one cycle). Each round takes one step of every walk
 // running: their loads are independent, and the processor overlaps them.
-// The running walks' state is kept in arrays of their own (entry, where
-// they write, where their chunk ends) so that a step is a few instructions.
 func (d *Decoder) follow(ws []walk, starts []uint32, tt []uint32) bool {
 	budget := len(tt)
-	var (
-		id  [walkRunning]int    // the walk in each slot
-		e   [walkRunning]uint32 // its entry
-		at  [walkRunning]int    // where in the pool it writes next
-		end [walkRunning]int    // where its chunk ends
-	)
+	var sl slots
 	pool := d.pool
-	running := 0
 	queued := 0 // the walks from queued on have not started
 	d.free = d.free[:0]
-	// save puts slot s's state back into its walk.
-	save := func(s int) *walk {
-		w := &ws[id[s]]
-		w.e, w.n = e[s], at[s]-w.off
-		return w
-	}
-	for running > 0 || queued < len(ws) {
-		for running < walkRunning && queued < len(ws) {
+	for sl.n > 0 || queued < len(ws) {
+		for ; sl.n < walkRunning && queued < len(ws); queued++ {
 			w := &ws[queued]
 			if !d.take(w) {
 				return false
 			}
-			id[running], e[running], at[running], end[running] = queued, w.e, w.off, w.off+w.size
-			running++
-			queued++
+			sl.id[sl.n], sl.e[sl.n], sl.at[sl.n], sl.end[sl.n] = queued, w.e, w.off, w.off+w.size
+			sl.n++
 		}
-		budget -= running
-		if budget < 0 {
+		if budget -= sl.n; budget < 0 {
 			return false
 		}
 		stopped := false
-		for s := range running {
-			if at[s] == end[s] {
-				w := save(s)
-				d.keep(id[s], w)
+		for s := range sl.n {
+			if sl.at[s] == sl.end[s] {
+				w := sl.save(ws, s)
+				d.keep(sl.id[s], w)
 				if !d.take(w) {
 					return false
 				}
-				at[s], end[s] = w.off, w.off+w.size
+				sl.at[s], sl.end[s] = w.off, w.off+w.size
 			}
-			pool[at[s]] = byte(e[s])
-			at[s]++
-			p := e[s] >> 8 & indexMask
-			e[s] = tt[p]
-			if e[s]&mark != 0 {
-				ws[id[s]].next = index(starts, p)
+			pool[sl.at[s]] = byte(sl.e[s])
+			sl.at[s]++
+			p := sl.e[s] >> 8 & indexMask
+			sl.e[s] = tt[p]
+			if sl.e[s]&mark != 0 {
+				ws[sl.id[s]].next = index(starts, p)
 				stopped = true
 			}
 		}
-		if !stopped {
-			continue
+		if stopped {
+			d.compact(&sl, ws)
 		}
-		k := 0
-		for s := range running {
-			w := save(s)
-			if w.next >= 0 {
-				d.stop(id[s], w)
-				continue
-			}
-			id[k], e[k], at[k], end[k] = id[s], e[s], at[s], end[s]
-			k++
-		}
-		running = k
 	}
 	return true
+}
+
+// compact takes the walks that have stopped out of the slots.
+func (d *Decoder) compact(sl *slots, ws []walk) {
+	k := 0
+	for s := range sl.n {
+		w := sl.save(ws, s)
+		if w.next >= 0 {
+			d.stop(sl.id[s], w)
+			continue
+		}
+		sl.id[k], sl.e[k], sl.at[k], sl.end[k] = sl.id[s], sl.e[s], sl.at[s], sl.end[s]
+		k++
+	}
+	sl.n = k
 }
 
 func index(starts []uint32, p uint32) int {
