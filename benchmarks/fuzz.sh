@@ -33,6 +33,7 @@ targets="
 ./internal/decompress FuzzXzDecoder
 ./internal/inflate FuzzRoundTrip
 ./internal/inflate FuzzRaw
+./zindex FuzzRead
 ./linereader FuzzReader
 ./linereader FuzzIterators
 ./linereader FuzzSection
