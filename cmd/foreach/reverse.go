@@ -107,7 +107,6 @@ func (c *command) spool(in *input) (f *os.File, size int64, cleanup func(), err 
 	return f, size, cleanup, err
 }
 
-
 // copyRecords writes the records of r as they are, back to back, appended to the
 // output buffer in one loop: the runs of a backward read (its records last first,
 // several at a time), when no flag adds to them or takes from them (verbatim).
