@@ -52,6 +52,15 @@ type Options struct {
 	// writer that must not pay for them (while a watch is set, the kernel queues an event
 	// for every write(2) to the directory's files).
 	PollOnly bool
+
+	// Moved, if set, is called each time reading moves to another file (the next one
+	// of a rotation, an older one found late, a copy of the file holding what it had
+	// before it was truncated in place, or the new start of a file truncated), before
+	// any record of it is yielded, on the goroutine that iterates (within Next or the
+	// iterator's step). Checkpoint then names the file moved to: a program that keeps
+	// checkpoints stores one there, so that what it stored never names a file left
+	// behind (which a rotation may delete).
+	Moved func()
 }
 
 // Reader is a linereader.Reader that follows: every iterator and method of the embedded
@@ -105,31 +114,32 @@ func Open(ctx context.Context, name string, opt linereader.Options, fo Options) 
 	if err := validate(name, opt, fo); err != nil {
 		return nil, err
 	}
-	at, err := openFile(name)
+	h := newHandles()
+	at, err := openFile(h, name)
 	if err != nil {
 		return nil, err
 	}
-	ch := newChain(name)
-	cur, start, err := begin(at, &ch, opt, fo)
+	d := newDiscovery(name, h)
+	cur, start, err := begin(at, d, opt, fo)
 	if err != nil {
-		at.close()
-		ch.close()
+		h.closeAll()
 		return nil, err
 	}
-	s := newSource(ch, cur, start, opt, fo)
+	s := newSource(d, h, cur, start, opt, fo)
 	s.look()
 	s.start(ctx, name, fo)
-	return &Reader{Reader: linereader.NewInputs(s.inputs(start), opt), src: s, name: name}, nil
+	return &Reader{Reader: linereader.NewInputs(s.inputs(), opt), src: s, name: name}, nil
 }
 
 // begin returns the file to read first and the offset to read it from, for Resume,
-// Last or Start, with that file positioned there.
-func begin(at *file, ch *chain, opt linereader.Options, fo Options) (*file, int64, error) {
+// Last or Start, with that file positioned there (and for Resume the files to read after
+// it queued).
+func begin(at *file, d *discovery, opt linereader.Options, fo Options) (*file, int64, error) {
 	var start int64
 	var err error
 	switch {
 	case fo.Resume != nil:
-		cur, off := resume(fo.Resume, at, ch)
+		cur, off := resume(fo.Resume, at, d)
 		if cur != at {
 			return cur, off, nil // positioned by resume
 		}

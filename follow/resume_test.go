@@ -49,7 +49,7 @@ func laterTick(t *testing.T, dir string) {
 	}
 	var newest time.Time
 	for _, e := range entries {
-		if fl, err := openFile(filepath.Join(dir, e.Name())); err == nil {
+		if fl, err := openFile(newHandles(), filepath.Join(dir, e.Name())); err == nil {
 			if fl.born.After(newest) {
 				newest = fl.born
 			}

@@ -119,7 +119,7 @@ func TestFollowOlderFileFoundLate(t *testing.T) {
 	b := logFile(t, name)
 	write(t, b, "b1\n")
 	tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Poll: testPoll}, true).run()
-	if !tl.s.w.notifies() {
+	if !tl.r.view().notifies {
 		t.Skip("no notifications here: a file beside the name is found only when the name changes")
 	}
 	tl.expect(t, fRec{"b1\n", 0, 1})
