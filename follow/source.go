@@ -24,18 +24,18 @@ import (
 // with the watcher's goroutine, behind its own lock. Close, from any goroutine, stops
 // both and closes every file at once (handles).
 type source struct {
-	rd    reading
-	d     *discovery
-	h     *handles
-	opt   linereader.Options // where a record ends, for leaving a file at a record boundary
-	idle  func()             // Options.Idle
-	moved func()             // Options.Moved
-	sig   signals
-	w     watcher       // nil until started
-	stopped atomic.Bool // Stop was called: every Read returns ErrStop
-	once  sync.Once     // Stop's work, done once
-	unset func() bool   // stops ctx's call of Stop (context.AfterFunc); set before Open returns
-	shown atomic.Uint64 // publishes done, for tests (see export_test.go)
+	rd      reading
+	d       *discovery
+	h       *handles
+	opt     linereader.Options // where a record ends, for leaving a file at a record boundary
+	idle    func()             // Options.Idle
+	moved   func()             // Options.Moved
+	sig     signals
+	w       watcher       // nil until started
+	stopped atomic.Bool   // Stop was called: every Read returns ErrStop
+	once    sync.Once     // Stop's work, done once
+	unset   func() bool   // stops ctx's call of Stop (context.AfterFunc); set before Open returns
+	shown   atomic.Uint64 // publishes done, for tests (see export_test.go)
 }
 
 // signals are how the goroutines wake each other.
