@@ -47,7 +47,7 @@ func NewBackward(src io.ReaderAt, size int64, opt Options) *Reader {
 	if opt.MaxRecord > 0 {
 		b.longAt = min(b.longAt, opt.MaxRecord) // no more than MaxRecord of a record is held
 	}
-	r.back = b
+	r.e.back = b
 	c := b.c
 	c.base, c.origin = b.size, b.size
 	c.lo, c.hi = 0, -1
@@ -93,7 +93,8 @@ type backward struct {
 
 	// fast: the next record, when a boundary is found (k > 0), is data[ends[k-1]:c.lo]
 	// as it is: no Chomp or MaxRecord to apply, no long record or carried record
-	// pending. One flag for the short path to test.
+	// pending, and the current record is not held in big. One flag for the short path
+	// to test.
 	fast bool
 
 	longAt int        // a record in progress longer than this is read from src, not held in win
@@ -124,18 +125,19 @@ func (b *backward) next() bool {
 	return b.advance(false)
 }
 
-// take makes data[ends[k]:c.lo] the current record: the short path, small enough to be
-// inlined into the loops of Lines and Views.
-func (b *backward) take(k int) {
+// take makes data[ends[k]:c.lo] the current record, and returns its bounds: the short
+// path, small enough to be inlined into the loops of Lines and Views. (big is nil: fast
+// is unset whenever it is not.)
+func (b *backward) take(k int) (s, end int) {
 	c := b.c
-	s, end := b.ends[k], c.lo
+	s, end = b.ends[k], c.lo
 	b.k = k
-	c.big = nil
 	c.lo, c.hi, c.start = s, end, end
 	c.lineNo++
 	if end-s > c.longest { // a branch, not max: the store is rare
 		c.longest = end - s
 	}
+	return s, end
 }
 
 // records is the loop of Lines (owned) and Views over a backward Reader: the short path
@@ -146,8 +148,8 @@ func (b *backward) records(owned bool) iter.Seq[[]byte] {
 		for {
 			var rec []byte
 			if k := b.k - 1; k >= 0 && b.fast {
-				b.take(k)
-				rec = c.data[c.lo:c.hi:c.hi]
+				s, end := b.take(k)
+				rec = c.data[s:end:end]
 				if owned {
 					rec = clone(rec)
 				}

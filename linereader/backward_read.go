@@ -168,6 +168,7 @@ func (b *backward) batch(avg *int) [][]byte {
 	var block []byte
 	for len(recs) < batchRecords && len(block) < batchBytes {
 		saved := *c
+		c.big = nil // the short path leaves big as it is
 		if !b.next() {
 			break
 		}
@@ -193,6 +194,7 @@ func (b *backward) batch(avg *int) [][]byte {
 	// The batch's last record is the current one, even when the input ended after it.
 	c.big = recs[len(recs)-1]
 	c.hi = c.lo + len(c.big)
+	b.fast = false // until advance lets go of big
 	*avg = max(1, len(block)/len(recs))
 	return recs
 }

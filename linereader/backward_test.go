@@ -121,7 +121,7 @@ func TestBackwardBufferGrowsOnlyForALongRecord(t *testing.T) {
 	r := NewBackward(strings.NewReader(short), int64(len(short)), Options{BufferSize: bufSize})
 	peak := 0
 	for range r.Views() {
-		peak = max(peak, len(r.back.win))
+		peak = max(peak, len(r.e.back.win))
 	}
 	require.NoError(t, r.Err())
 	assert.Equal(t, 2*bufSize, peak, "short records")
@@ -130,7 +130,7 @@ func TestBackwardBufferGrowsOnlyForALongRecord(t *testing.T) {
 	r = NewBackward(strings.NewReader(long), int64(len(long)), Options{BufferSize: bufSize})
 	peak = 0
 	for range r.Views() {
-		win := len(r.back.win)
+		win := len(r.e.back.win)
 		peak = max(peak, win)
 		if r.Offset() < 1<<20 {
 			assert.Equal(t, 2*bufSize, win, "given back after the long record")
@@ -331,7 +331,7 @@ func TestBackwardLongRecordsReadFromSource(t *testing.T) {
 		longAt := rng.IntN(8)
 		for _, how := range Iterators {
 			r := NewBackward(bytes.NewReader(in), int64(len(in)), opt)
-			r.back.longAt = longAt
+			r.e.back.longAt = longAt
 			got, err := ReadAll(r, how)
 			require.NoError(t, err, "case %d", i)
 			if how == "Pieces" || how == "Runs" {
@@ -358,7 +358,7 @@ func TestBackwardLongRecordBoundedMemory(t *testing.T) {
 	var joined int64
 	maxWin := 0
 	for p := range r.Pieces() {
-		maxWin = max(maxWin, len(r.back.win))
+		maxWin = max(maxWin, len(r.e.back.win))
 		if r.Offset() >= 6 && r.Offset() < int64(6+len(long)+1) {
 			require.Equal(t, int64(6)+joined, r.Offset(), "piece %d", pieces)
 			joined += int64(len(p))

@@ -27,8 +27,8 @@ func (r *Reader) Batches() iter.Seq[[][]byte] {
 	return func(yield func([][]byte) bool) {
 		avg := 64
 		batch := r.e.batch
-		if r.back != nil {
-			batch = r.back.batch
+		if r.e.back != nil {
+			batch = r.e.back.batch
 		}
 		for {
 			b := batch(&avg)

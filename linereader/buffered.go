@@ -15,8 +15,8 @@ import "io"
 // record refused by MaxRecord), never true where Next reads. It reads nothing and changes
 // nothing.
 func (r *Reader) Ready() bool {
-	if r.back != nil {
-		return r.back.ready()
+	if r.e.back != nil {
+		return r.e.back.ready()
 	}
 	return r.e.ready()
 }

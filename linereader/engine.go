@@ -34,6 +34,7 @@ type engine struct {
 	src    io.Reader // the input being read: the caller's, or dec.r around it with Options.Decompress
 	dec    decoding  // Options.Decompress: the decompressor around the input being read
 	inputs           // NewInputs: where the next input comes from
+	back   *backward // NewBackward: the records are cut last first, over cursor (backward.go); nil forward
 
 	cursor   // the bytes at hand and the last record: what Bytes, Offset, LineNo and Stats read
 	window   // the forward buffer, and where reading stands in it
@@ -215,7 +216,7 @@ func (c *cursor) line() []byte {
 }
 
 // next advances to the next record: by the short path when it can (see shortEnd), by
-// advance otherwise.
+// advance otherwise, or for a backward Reader by its cutter (fast is never set then).
 func (e *engine) next() bool {
 	if e.fast {
 		if i := e.shortEnd(); i >= 0 {
@@ -223,6 +224,9 @@ func (e *engine) next() bool {
 			return true
 		}
 		e.scan = len(e.data) // searched: advance resumes there
+	}
+	if e.back != nil {
+		return e.back.next()
 	}
 	return e.advance(false)
 }

@@ -32,9 +32,8 @@ import (
 //     used inside another's loop body takes the next records, and the outer loop goes on
 //     after them.
 type Reader struct {
-	e    engine    // forward cutting (engine.go), and the record state every accessor reads (cursor)
-	back *backward // NewBackward's: records last first, cut over e's cursor (backward.go); nil for a forward Reader
-	file *os.File  // the file Open made, closed by Close and Reset
+	e    engine   // all of the reading state (engine.go): the cutter the constructor chose, and the record state every accessor reads
+	file *os.File // the file Open made, closed by Close and Reset
 }
 
 // Stats describes what a Reader has done since it was made or last Reset.
@@ -105,7 +104,7 @@ func (r *Reader) Reset(src io.Reader) {
 		r.file.Close()
 		r.file = nil
 	}
-	r.back = nil
+	r.e.back = nil
 	r.e.reset(src, nil)
 }
 
@@ -117,8 +116,8 @@ func (r *Reader) Close() error {
 	if r.e.err == nil {
 		r.e.fail(io.EOF)
 	}
-	if r.back != nil {
-		r.back.setFast() // ended: the short path is off
+	if r.e.back != nil {
+		r.e.back.setFast() // ended: the short path is off
 	}
 	r.e.closeSource()
 	if r.file == nil {
@@ -135,19 +134,14 @@ func (r *Reader) Close() error {
 // NewBackward keeps its buffer: it gives it back on its own once a long record is
 // passed.)
 func (r *Reader) Release() {
-	if r.back == nil {
+	if r.e.back == nil {
 		r.e.release()
 	}
 }
 
 // Next advances to the next record, which Bytes, Line and Text then return. It returns
 // false at the end of the input or on an error, which Err then reports.
-func (r *Reader) Next() bool {
-	if r.back != nil {
-		return r.back.next()
-	}
-	return r.e.next()
-}
+func (r *Reader) Next() bool { return r.e.next() }
 
 // clone returns an exact-size copy of p (len == cap) that shares memory with nothing.
 // It is the one place a record is copied out on its own.
@@ -203,8 +197,8 @@ func (r *Reader) EndOffset() int64 { return r.e.end() }
 // Partial reports whether the current record is a piece of a longer record that the
 // next one continues (see Pieces).
 func (r *Reader) Partial() bool {
-	if r.back != nil {
-		return r.back.partial()
+	if r.e.back != nil {
+		return r.e.back.partial()
 	}
 	return r.e.before > 0 && r.e.err == nil
 }
@@ -232,8 +226,8 @@ func (r *Reader) Stats() Stats {
 	if e.cfg.opt.TooLong == TooLongSkip {
 		s.Records -= e.overLong
 	}
-	if r.back != nil {
-		r.back.stats(&s)
+	if r.e.back != nil {
+		r.e.back.stats(&s)
 	}
 	s.Format, s.CompressedBytes = e.compressed()
 	return s

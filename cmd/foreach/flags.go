@@ -409,7 +409,9 @@ func noEffect(fs *pflag.FlagSet, cfg *config) error {
 }
 
 // flagError turns pflag's parse errors into GNU getopt's messages; anything else is
-// already a usage error of ours. --help is passed on.
+// already a usage error of ours. --help is passed on. The option is quoted as values
+// are (quoteValue): getopt prints it as typed, and a newline in it would break the
+// message's one line.
 func flagError(err error) error {
 	var (
 		unknown  *pflag.NotExistError
@@ -422,14 +424,14 @@ func flagError(err error) error {
 		return err
 	case errors.As(err, &unknown):
 		if unknown.GetSpecifiedShortnames() != "" {
-			return usagef("invalid option -- '%s'", unknown.GetSpecifiedName())
+			return usagef("invalid option -- %s", quoteValue(unknown.GetSpecifiedName()))
 		}
-		return usagef("unrecognized option '--%s'", unknown.GetSpecifiedName())
+		return usagef("unrecognized option %s", quoteValue("--"+unknown.GetSpecifiedName()))
 	case errors.As(err, &needsArg):
 		if needsArg.GetSpecifiedShortnames() != "" {
-			return usagef("option requires an argument -- '%s'", needsArg.GetSpecifiedName())
+			return usagef("option requires an argument -- %s", quoteValue(needsArg.GetSpecifiedName()))
 		}
-		return usagef("option '--%s' requires an argument", needsArg.GetSpecifiedName())
+		return usagef("option %s requires an argument", quoteValue("--"+needsArg.GetSpecifiedName()))
 	case errors.As(err, &badValue):
 		why := errNotBool.Error() // pflag's own bool flags, whose cause is strconv's
 		if c := errors.Unwrap(badValue); c != nil && !errors.Is(c, strconv.ErrSyntax) {
@@ -437,9 +439,9 @@ func flagError(err error) error {
 		}
 		return invalidArg(badValue.GetFlag().Name, badValue.GetValue(), why)
 	case errors.As(err, &syntax):
-		return usagef("unrecognized option '%s'", syntax.GetSpecifiedFlag())
+		return usagef("unrecognized option %s", quoteValue(syntax.GetSpecifiedFlag()))
 	}
-	return &usageError{err.Error()}
+	return &usageError{strings.ReplaceAll(err.Error(), "\n", `\n`)} // one line whatever it says
 }
 
 // parseSize parses a byte count such as 4096, 64KiB or 1G with go-humanize.

@@ -150,7 +150,14 @@ func (p *printer) records(run []byte) (ended, wrote bool) {
 	for ; len(run) > 0; wrote = true {
 		var rec []byte
 		rec, run, ended = cut(run, sep)
-		if need := len(label) + len(num.buf) + len(rec) + len(ors) + len(sep) + 1; need > cap(buf)-len(buf) {
+		// The most this record appends: the label; the number, which next may lengthen
+		// by a digit and which is stored as 8 bytes when shorter; the record; --ors or
+		// the separator it lacks.
+		need := len(label) + len(rec) + len(ors) + len(sep)
+		if number {
+			need += max(8, len(num.buf)+1)
+		}
+		if need > cap(buf)-len(buf) {
 			w.buf = buf
 			if buf = w.room(need); buf == nil {
 				p.whole(rec, ended) // larger than the buffer, or the output failed
@@ -162,8 +169,8 @@ func (p *printer) records(run []byte) (ended, wrote bool) {
 		if number {
 			num.next()
 			if n := len(num.buf); n <= 8 {
-				// One 8-byte store instead of a call to copy 7 bytes: need left room
-				// for it, and the record overwrites the byte past the prefix.
+				// One 8-byte store instead of a call to copy 7 bytes: need counted
+				// room for it, and the record overwrites the bytes past the prefix.
 				*(*[8]byte)(buf[len(buf) : len(buf)+8]) = num.word()
 				buf = buf[:len(buf)+n]
 			} else {
