@@ -82,11 +82,13 @@ func (d *discovery) publish(id os.FileInfo, read content) {
 // queued, with every file that had the name in between (refresh); a missing name is
 // waited for; a directory, or a file that cannot be opened, is an error. It reports
 // whether the name changed since the last look (another file, or the same one with
-// another size or time). While files wait to be judged, it lists the directory again.
+// another size or time), or a file was queued. While files wait to be judged, it lists
+// the directory again.
 func (d *discovery) look() bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	defer d.setDetached()
+	queued := len(d.queue)
 	changed, err := d.lookName()
 	if err != nil && d.err == nil {
 		d.err = err
@@ -94,7 +96,7 @@ func (d *discovery) look() bool {
 	if d.undecided > 0 {
 		d.refreshLocked()
 	}
-	return changed
+	return changed || len(d.queue) > queued
 }
 
 // lookName is look's look at the name.
@@ -251,7 +253,10 @@ func (d *discovery) contents() []content {
 	for _, q := range d.queue {
 		if q.sealed {
 			out = append(out, content{head: q.head, p: int64(len(q.head))})
-		} else if size := q.size(); size >= 0 {
+			continue
+		}
+		q.readHead() // queued while it was still being written, perhaps
+		if size := q.size(); size >= 0 {
 			out = append(out, contentOf(q, size))
 		}
 	}
@@ -259,24 +264,25 @@ func (d *discovery) contents() []content {
 }
 
 // consider queues the file at path beside the name, if it is one that a listing would
-// queue: a rotated file that arrived there, seen on its notification.
-func (d *discovery) consider(path string) {
+// queue: a rotated file that arrived there, seen on its notification. It reports
+// whether it was queued.
+func (d *discovery) consider(path string) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	fi, err := os.Lstat(path)
 	if err != nil || !fi.Mode().IsRegular() || d.queued(fi) || d.isKnown(fi, nil) {
-		return
+		return false
 	}
 	fl, err := openFile(d.h, path)
 	if err != nil {
-		return
+		return false
 	}
 	// An empty file cannot be told from a copy being made (copytruncate's creates the
 	// file and then writes it): it is looked at again on its next event or listing.
-	if !d.take(fl) && d.undecided == 0 {
-		return
-	}
+	queued := len(d.queue)
+	d.take(fl)
 	d.sort()
+	return len(d.queue) > queued
 }
 
 // isKnown reports whether fi is a known file, unchanged (see knownFile.unchanged):

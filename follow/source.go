@@ -363,10 +363,8 @@ func (s *source) look() bool {
 	return s.d.look()
 }
 
-func (s *source) arrived(path string) {
-	if !s.stopped.Load() {
-		s.d.consider(path)
-	}
+func (s *source) arrived(path string) bool {
+	return !s.stopped.Load() && s.d.consider(path)
 }
 
 func (s *source) detached() bool { return s.d.detached.Load() }
