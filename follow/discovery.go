@@ -244,7 +244,9 @@ func (d *discovery) judge(fl *file) verdict {
 func (d *discovery) contents() []content {
 	out := make([]content, 0, 1+len(d.rewound)+len(d.known)+len(d.queue))
 	if d.rd.id != nil {
-		out = append(out, d.rd.read)
+		read := d.rd.read
+		read.live = !d.detached.Load()
+		out = append(out, read)
 	}
 	out = append(out, d.rewound...)
 	for _, k := range d.known {
@@ -325,9 +327,9 @@ func (d *discovery) prune(present map[uint64]bool) {
 	}
 }
 
-// sort sorts the queue oldest first, the file at the name last, and drops the queued
-// files that are empty but the newest: rotated away before anything was written to
-// them, while the writer's file is a later one.
+// sort sorts the queue oldest first, the file at the name last. (A queued file that is
+// empty is kept: the writer may not have reopened the name yet, and write to it after
+// it was renamed away; at its end it is left as soon as a later file has data.)
 func (d *discovery) sort() {
 	for _, q := range d.queue {
 		q.restat()
@@ -339,16 +341,6 @@ func (d *discovery) sort() {
 			d.queue = append(slices.Delete(d.queue, i, i+1), at)
 		}
 	}
-	kept := d.queue[:0]
-	for i, q := range d.queue {
-		if !q.sealed && q.size() == 0 && i < len(d.queue)-1 {
-			q.close()
-			continue
-		}
-		kept = append(kept, q)
-	}
-	clear(d.queue[len(kept):])
-	d.queue = kept
 }
 
 // pending reports what the queue holds to read before the reading waits at the end of
@@ -358,20 +350,20 @@ func (d *discovery) sort() {
 // While the name names cur, every queued file is older: a file that had the name after
 // cur is queued only by the look that saw it there, which notes that the name no longer
 // names cur.
-func (d *discovery) pending(cur *file, curMod time.Time) (newer, older bool) {
+func (d *discovery) pending(cur *file, curMod time.Time, curEmpty bool) (newer, older bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if len(d.queue) == 0 {
 		return false, false
 	}
 	atName := !d.detached.Load()
-	here := &file{id: cur.id, born: cur.born, mod: curMod}
+	here := &file{id: cur.id, born: cur.born, mod: curMod, empty: curEmpty}
 	for _, q := range d.queue {
 		fi, err := q.f.Stat()
 		if err != nil || fi.Size() == 0 {
 			continue
 		}
-		q.mod = fi.ModTime()
+		q.mod, q.empty = fi.ModTime(), false
 		switch {
 		case !atName && q.compare(here) > 0:
 			newer = true
@@ -472,6 +464,14 @@ func (d *discovery) done(fl *file) {
 // there (the bytes the reading had not read yet when the truncation came); the oldest of
 // them, or nil. A compressed copy is read decompressed.
 func (d *discovery) copyOf(gen content, since time.Time) *file {
+	// A copy judged a file of its own (little had been read of the file) is queued.
+	for i, q := range d.queue {
+		if !q.sealed && (d.seen == nil || !os.SameFile(q.id, d.seen)) && !q.born.Before(since.Add(-tick)) && holdsFrom(q, gen) {
+			d.queue = slices.Delete(d.queue, i, i+1)
+			d.hand(q, gen)
+			return q
+		}
+	}
 	var best *file
 	for _, sib := range siblings(d.name, nil).files {
 		if d.queued(sib.fi) {

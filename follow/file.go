@@ -40,7 +40,10 @@ type file struct {
 	// discovery may keep one the reading published.
 	head []byte
 	born time.Time // when it was made (see born): one of the keys of compare
-	mod  time.Time // its modification time when the queue was last sorted: compare's first key
+	// mod and empty are its modification time, and whether it was empty, when it was
+	// last stat'ed (restat): compare's first keys.
+	mod   time.Time
+	empty bool
 	// at and tail are, for a file left at a record boundary before its end and queued
 	// again, the offset reading goes on from and the bytes read just before it (see
 	// reading); 0 and empty for a file to read from its start.
@@ -73,7 +76,7 @@ func openFile(h *handles, name string) (*file, error) {
 		f.Close()
 		return nil, err
 	}
-	fl := &file{f: f, h: h, id: fi, r: f, born: born(f, fi), mod: fi.ModTime()}
+	fl := &file{f: f, h: h, id: fi, r: f, born: born(f, fi), mod: fi.ModTime(), empty: fi.Size() == 0}
 	if !h.add(fl) {
 		return nil, errClosed
 	}
@@ -140,10 +143,10 @@ func (fl *file) size() int64 {
 	return fi.Size()
 }
 
-// restat notes the file's modification time now, compare's first key.
+// restat notes the file's modification time and emptiness now, compare's first keys.
 func (fl *file) restat() {
 	if fi, err := fl.f.Stat(); err == nil {
-		fl.mod = fi.ModTime()
+		fl.mod, fl.empty = fi.ModTime(), fi.Size() == 0
 	}
 }
 
@@ -165,8 +168,23 @@ func (fl *file) close() {
 // where it is known (statx), then by inode number, which file systems hand out in
 // increasing order while none is freed. Birth alone would put a compressed file, made
 // when it was compressed, after the files rotated after it, and copytruncate's file at
-// the name, made when the log began, before every copy of it.
+// the name, made when the log began, before every copy of it. An empty file comes after
+// every file with data: its time is when it was made, and the writer may still write to
+// it later, after what it wrote to the file before it (it has not reopened the name).
 func (fl *file) compare(other *file) int {
+	if fl.empty != other.empty {
+		if fl.empty {
+			return 1
+		}
+		return -1
+	}
+	return fl.since(other)
+}
+
+// since orders fl and other by when they were last modified, then made, then by inode
+// number (compare without the rule for empty files): whether fl was rotated after
+// other, an empty one included (made after it, it had the name after it).
+func (fl *file) since(other *file) int {
 	if c := fl.mod.Compare(other.mod); c != 0 {
 		return c
 	}

@@ -23,6 +23,10 @@ type content struct {
 	head []byte
 	tail []byte
 	p    int64
+	// live: the file being read, still at the name. A new file that holds what was read
+	// of it, however little, is its copy (copytruncate's, or logrotate's copy): no file
+	// of its own can have had the name after a file that still has it.
+	live bool
 }
 
 // whole reports whether the bytes kept cover all of [0, p): a file short enough for its
@@ -127,7 +131,7 @@ const settle = 250 * time.Millisecond
 // judge says what cand, a plain file of the given size and modification time, is,
 // compared with the contents of the files read: a copy if it holds one's bytes with
 // evidence a shared beginning cannot give (strong), or holds them all and no more
-// (whole). A file that begins as one does but is shorter than what was read of it may
+// (whole), or holds those of the file being read at the name (live). A file that begins as one does but is shorter than what was read of it may
 // be its copy being made: undecided while it changes, until it has stayed unchanged
 // for settle.
 func judge(cand *file, size int64, mod time.Time, read []content) verdict {
@@ -142,7 +146,7 @@ func judge(cand *file, size int64, mod time.Time, read []content) verdict {
 			if time.Since(mod) < settle {
 				v = verdictUndecided
 			}
-		case c.strong() && c.heldBy(cand.f, size):
+		case (c.strong() || c.live) && c.heldBy(cand.f, size):
 			return verdictCopy
 		case size == c.p && c.whole() && c.heldBy(cand.f, size):
 			return verdictCopy

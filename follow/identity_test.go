@@ -49,6 +49,9 @@ func readAs(data string, p int) content {
 	return content{head: []byte(data[:min(p, headLen)]), tail: []byte(data[max(0, p-tailLen):p]), p: int64(p)}
 }
 
+// live is c as the content of the file being read at the name.
+func live(c content) content { c.live = true; return c }
+
 // Regression test for the copy verdict from a short shared prefix (round 4's sameHead
 // compared two heads over their common length, one byte at least, and a file whose
 // first bytes were a header shared with a file read was taken for its copy, known so,
@@ -79,6 +82,8 @@ func TestJudge(t *testing.T) {
 		{"exact copy of a short file", short, 0, readAs(short, len(short)), verdictCopy},
 		{"short file read, more in the other", short + "x,y,z\n", 0, readAs(short, len(short)), verdictOwn},
 		{"nothing read", long, 0, content{}, verdictOwn},
+		{"copy of a short file at the name, with more", short + "x,y,z\n", 0, live(readAs(short, len(short))), verdictCopy},
+		{"same header as a short file at the name", csvLog(500, 700), 0, live(readAs(short, len(short))), verdictOwn},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fl := candidate(t, dir, strings.ReplaceAll(tc.name, " ", "_"), tc.data, tc.age)

@@ -18,7 +18,7 @@ func resume(cp *Checkpoint, at *file, d *discovery) (*file, int64) {
 	var after []*file
 	switch {
 	case first != nil:
-		after = later(cands, func(c *file) bool { return c.compare(first) > 0 }, first)
+		after = later(cands, func(c *file) bool { return c.since(first) > 0 }, first)
 	case cp.hasMod:
 		// The checkpoint's file is gone (rotated out and deleted): what was rotated
 		// after it is what was modified since it was.
@@ -160,8 +160,9 @@ func (c *Checkpoint) idOf(fl *file) bool {
 }
 
 // later returns the files of cands that pick chooses, oldest first, each once: a copy
-// of one taken, or of first, is passed over (see judge). Compressed ones are read
-// decompressed; the files not returned are closed.
+// of one taken, or of first, is passed over (see judge). Empty ones are kept: the
+// writer may still write to them (it has not reopened the name yet). Compressed ones
+// are read decompressed; the files not returned are closed.
 func later(cands []*file, pick func(*file) bool, first *file) []*file {
 	var read []content
 	if first != nil && !first.sealed {
@@ -175,7 +176,7 @@ func later(cands []*file, pick func(*file) bool, first *file) []*file {
 	slices.SortStableFunc(cands, (*file).compare)
 	var out []*file
 	for _, fl := range cands {
-		if !pick(fl) || len(fl.head) == 0 || isCopy(fl, read) {
+		if !pick(fl) || isCopy(fl, read) {
 			fl.close()
 			continue
 		}

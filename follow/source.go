@@ -159,7 +159,7 @@ func (s *source) read(p []byte) (n int, err error, wait bool) {
 		// on. The queue is looked at before one more read of cur, not after, so that
 		// whatever the writer wrote to cur before moving on is in that read.
 		rd.cur.restat()
-		newer, older = s.d.pending(rd.cur, rd.cur.mod)
+		newer, older = s.d.pending(rd.cur, rd.cur.mod, rd.cur.empty && rd.pos == 0)
 		n, err = rd.readCur(p)
 	}
 	switch {
