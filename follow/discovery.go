@@ -49,10 +49,13 @@ type discovery struct {
 }
 
 // published is what the reading has told the discovery of its file: its identity (nil
-// when there is none) and what it has read of it.
+// when there is none), what it has read of it, and the file, for its bytes as they are
+// now (nil for a compressed one). The discovery only reads it at offsets (ReadAt).
 type published struct {
 	id   os.FileInfo
+	born time.Time
 	read content
+	f    *os.File
 }
 
 // maxRewound bounds discovery.rewound.
@@ -70,12 +73,11 @@ func newDiscovery(name string, h *handles) *discovery {
 	return d
 }
 
-// publish notes what the reading reads: its file's identity and what it has read of it.
-func (d *discovery) publish(id os.FileInfo, read content) {
+// publish notes what the reading reads: its file and what it has read of it.
+func (d *discovery) publish(fl *file, read content) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.rd = published{id: id, read: read}
-	d.setDetached()
+	d.hand(fl, read)
 }
 
 // look stats the name and notes what it names now: a file not queued yet is opened and
@@ -245,8 +247,19 @@ func (d *discovery) contents() []content {
 	out := make([]content, 0, 1+len(d.rewound)+len(d.known)+len(d.queue))
 	if d.rd.id != nil {
 		read := d.rd.read
-		read.live = !d.detached.Load()
+		read.live, read.born = !d.detached.Load(), d.rd.born
 		out = append(out, read)
+		if d.rd.f != nil {
+			if fi, err := d.rd.f.Stat(); err == nil {
+				now := content{head: make([]byte, min(fi.Size(), headLen)), p: fi.Size(), ra: d.rd.f, born: d.rd.born}
+				if n, _ := d.rd.f.ReadAt(now.head, 0); n == len(now.head) {
+					now.tail = make([]byte, min(fi.Size(), tailLen))
+					if m, _ := d.rd.f.ReadAt(now.tail, fi.Size()-int64(len(now.tail))); m == len(now.tail) {
+						out = append(out, now)
+					}
+				}
+			}
+		}
 	}
 	out = append(out, d.rewound...)
 	for _, k := range d.known {
@@ -402,10 +415,10 @@ func (d *discovery) hand(fl *file, read content) {
 	if int64(len(read.head)) > read.p {
 		read.head = read.head[:read.p:read.p]
 	}
+	d.rd = published{id: fl.id, born: fl.born, read: read, f: fl.f}
 	if fl.sealed {
-		read = content{}
+		d.rd.read, d.rd.f = content{}, nil
 	}
-	d.rd = published{id: fl.id, read: read}
 	d.setDetached()
 }
 

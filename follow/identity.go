@@ -24,9 +24,16 @@ type content struct {
 	tail []byte
 	p    int64
 	// live: the file being read, still at the name. A new file that holds what was read
-	// of it, however little, is its copy (copytruncate's, or logrotate's copy): no file
-	// of its own can have had the name after a file that still has it.
+	// of it, however little, is its copy (copytruncate's, logrotate's copy): no file of
+	// its own can have had the name after a file that still has it.
 	live bool
+	// ra, if set, is the file itself, whose bytes now are its content (the file being
+	// read, plain, as it is now; p is its size): a file that holds its first bytes up
+	// to its own size, with strong evidence, is a copy of it too (one made earlier).
+	ra io.ReaderAt
+	// born, for the file being read, is when it was made: a file made before it is no
+	// copy of it.
+	born time.Time
 }
 
 // whole reports whether the bytes kept cover all of [0, p): a file short enough for its
@@ -48,6 +55,22 @@ func (c content) matches(s sample) bool {
 func (c content) heldBy(ra io.ReaderAt, size int64) bool {
 	s, ok := sampleAt(ra, size, c.p, len(c.head), len(c.tail))
 	return ok && c.matches(s)
+}
+
+// prefixOf reports whether the file a, of the given size, holds the first size bytes
+// of b: the same first bytes, and the same bytes just before size.
+func prefixOf(a io.ReaderAt, size int64, b io.ReaderAt) bool {
+	h, k := int(min(size, headLen)), int(min(size, tailLen))
+	x, okA := sampleAt(a, size, size, h, k)
+	y, okB := sampleAt(b, size, size, h, k)
+	return okA && okB && bytes.Equal(x.head, y.head) && bytes.Equal(x.tail, y.tail)
+}
+
+// bytesAt reports whether ra holds want at off.
+func bytesAt(ra io.ReaderAt, off int64, want []byte) bool {
+	got := make([]byte, len(want))
+	n, _ := ra.ReadAt(got, off)
+	return n == len(got) && bytes.Equal(got, want)
 }
 
 // contentOf reads what is known of fl's first p bytes, fl (plain) read to p.
@@ -138,10 +161,12 @@ func judge(cand *file, size int64, mod time.Time, read []content) verdict {
 	v := verdictOwn
 	for _, c := range read {
 		n := min(len(c.head), len(cand.head))
-		if n == 0 || !bytes.Equal(c.head[:n], cand.head[:n]) {
+		if n == 0 || !bytes.Equal(c.head[:n], cand.head[:n]) || cand.born.Before(c.born) {
 			continue
 		}
 		switch {
+		case size < c.p && c.ra != nil && size >= headLen+tailLen && prefixOf(cand.f, size, c.ra):
+			return verdictCopy
 		case size < c.p:
 			if time.Since(mod) < settle {
 				v = verdictUndecided
@@ -158,7 +183,8 @@ func judge(cand *file, size int64, mod time.Time, read []content) verdict {
 // judgeSealed is judge for a compressed file, of which only its first bytes,
 // decompressed, are read (its tail would cost decompressing it whole): a full head the
 // same as one read, or the very bytes of a short file read, whole (the decompressed
-// stream ended there), is a copy. complete says the head was read whole (headLen
+// stream ended there), or all that was read of the file being read at the name, is a
+// copy. complete says the head was read whole (headLen
 // bytes, or a stream that ended); a stream cut short while it may still be written is
 // undecided.
 func judgeSealed(cand *file, complete bool, mod time.Time, read []content) verdict {
@@ -169,11 +195,18 @@ func judgeSealed(cand *file, complete bool, mod time.Time, read []content) verdi
 		return verdictOwn // damaged: read up to the damage
 	}
 	for _, c := range read {
+		if cand.born.Before(c.born) {
+			continue
+		}
 		switch {
 		case len(c.head) == headLen && bytes.Equal(cand.head, c.head):
 			return verdictCopy
 		case len(cand.head) < headLen && int64(len(cand.head)) == c.p && bytes.Equal(cand.head, c.head):
 			return verdictCopy
+		case c.live && len(c.head) > 0 && int64(len(c.head)) == min(c.p, headLen) && bytes.HasPrefix(cand.head, c.head):
+			return verdictCopy // all that was read of the file being read at the name, and more
+		case c.ra != nil && (len(cand.head) == headLen || int64(len(cand.head)) == c.p) && bytesAt(c.ra, 0, cand.head):
+			return verdictCopy // the file being read, as it is now, or its first KiB
 		}
 	}
 	return verdictOwn

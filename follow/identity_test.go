@@ -49,7 +49,7 @@ func readAs(data string, p int) content {
 	return content{head: []byte(data[:min(p, headLen)]), tail: []byte(data[max(0, p-tailLen):p]), p: int64(p)}
 }
 
-// live is c as the content of the file being read at the name.
+// live is c as the content of the file being read.
 func live(c content) content { c.live = true; return c }
 
 // Regression test for the copy verdict from a short shared prefix (round 4's sameHead
@@ -118,6 +118,8 @@ func TestJudgeSealed(t *testing.T) {
 		{"compressed, same header", gz(csvLog(500, 520)), readAs(short, len(short)), verdictOwn},
 		{"compressed, other", gz(csvLog(500, 700)), readAs(long, len(long)), verdictOwn},
 		{"compressed, being written", gz(long)[:20], readAs(long, len(long)), verdictUndecided},
+		{"compressed copy of the file being read, with more", gz(short + "x,y,z\n"), live(readAs(short, len(short))), verdictCopy},
+		{"compressed, same header as the file being read", gz(csvLog(500, 520)), live(readAs(short, len(short))), verdictOwn},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fl := candidate(t, dir, strings.ReplaceAll(tc.name, " ", "_")+".gz", tc.data, 0)

@@ -222,7 +222,7 @@ func (s *source) publish() {
 	if !rd.cur.sealed {
 		read = rd.content()
 	}
-	s.d.publish(rd.cur.id, read)
+	s.d.publish(rd.cur, read)
 	s.shown.Add(1)
 }
 

@@ -92,9 +92,9 @@ type model struct {
 	runs  []*modelRun
 	cur   *modelRun // the run going on; nil while the command is down
 	t0    time.Time
-	dated int       // the last date suffix
-	moved bool      // the log was renamed away and the writer has not reopened it yet
-	log   []string  // what the schedule did, shown when the check fails
+	dated int      // the last date suffix
+	moved bool     // the log was renamed away and the writer has not reopened it yet
+	log   []string // what the schedule did, shown when the check fails
 }
 
 // note notes what the schedule did.
