@@ -30,6 +30,8 @@ targets="
 ./follow FuzzCheckpointMatch
 ./internal/decompress FuzzReader
 ./internal/decompress FuzzTrailing
+./internal/inflate FuzzRoundTrip
+./internal/inflate FuzzRaw
 ./linereader FuzzReader
 ./linereader FuzzIterators
 ./linereader FuzzSection

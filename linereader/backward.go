@@ -1,9 +1,11 @@
 package linereader
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"iter"
+	"sort"
 )
 
 // NewBackward returns a Reader that yields the records of src[0:size) last first: the
@@ -19,10 +21,16 @@ import (
 // Next, Bytes, Line, Text, Offset, EndOffset, Err, Lines, Views, Stats and Close behave
 // as for New (Line and Lines copy, Bytes and Views borrow); LineNo counts the records
 // yielded so far, and Stats.Bytes the bytes from the current record's start to size.
-// Runs and Pieces yield one whole record at a time, last first, never a run of several,
-// but for a record too long for the buffer, which comes in pieces, in order, Partial
-// reporting true for all of them but the last. Batches yields batches of whole records,
-// each batch's records last first too. Stats.Buffer does not describe the backward
+// Runs yields runs of whole records last first: each run is the records of a stretch
+// [Offset, EndOffset) of the input, in reverse order, back to back, copied into a
+// buffer of BufferSize bytes that the reader reuses (borrowed, as for Views), so that
+// passing records on in reverse, as tac does, costs a copy per record and nothing more;
+// the input's last record, if it has no separator, comes alone, so that every record of
+// a run of several ends with the separator; Stats.MaxRecord is measured for runs of one
+// record only, as forward. Pieces yields one whole record at a time. Both yield a
+// record too long for the buffer in pieces, in order, Partial reporting true for all of
+// them but the last. Batches yields batches of whole records, each batch's records last
+// first too. Stats.Buffer does not describe the backward
 // buffer, and Release does not give it back (it goes back on its own). Reset makes the
 // Reader a forward reader of its new source.
 //
@@ -100,6 +108,7 @@ type backward struct {
 	longAt int        // a record in progress longer than this is read from src, not held in win
 	long   longRecord // such a record
 	carry  *cursor    // a record taken by Batches that starts the next batch
+	runBuf []byte     // the buffer of Runs' runs, reused
 	rerr   error      // a read that failed: data holds what could be read after it, and nothing before it will be
 }
 
@@ -169,8 +178,66 @@ func (b *backward) records(owned bool) iter.Seq[[]byte] {
 	}
 }
 
-// pieces is the loop of Pieces and Runs over a backward Reader: whole records, but for
-// a long record, which comes in pieces.
+// runs is the loop of Runs over a backward Reader: the records whose starts are already
+// found (those of a searched chunk) copied last first, back to back, into one reused
+// buffer, so that passing records on in reverse (tac) costs a copy per record and no
+// call; other records one at a time, as pieces does.
+func (b *backward) runs() iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for {
+			if run := b.run(); run != nil {
+				if !yield(run) {
+					return
+				}
+				continue
+			}
+			if !b.advance(true) || !yield(b.c.view()) {
+				return
+			}
+		}
+	}
+}
+
+// run takes, at once, every record whose start is a boundary already found, last first,
+// while they fit in BufferSize bytes, copied into b.runBuf, and returns them:
+// the current record is then the run, Offset where its last record starts and
+// EndOffset where its first ends, LineNo counting each record. It returns nil, taking
+// nothing, when the short path does not apply.
+func (b *backward) run() []byte {
+	c := b.c
+	if !b.plain() || b.k == 0 || c.base+int64(c.lo) == b.size && !b.terminated() {
+		// The input's unterminated last record goes alone: records after it in a run
+		// would run on from it, and the run could not be cut into its records.
+		return nil
+	}
+	// Records data[ends[j]:...] to c.lo, last first, as many as fit in a read's worth:
+	// ends ascend, so their total is c.lo - ends[j]. A record longer than that goes
+	// alone, borrowed from the window, not copied.
+	room, k := b.cfg.readSize, b.k
+	j := k - 1
+	if c.lo-b.ends[j] > room {
+		return nil
+	}
+	j = min(j, sort.SearchInts(b.ends[:k], c.lo-room)) // the first boundary within room of c.lo
+	if cap(b.runBuf) < room {
+		b.runBuf = make([]byte, room)
+	}
+	run := b.runBuf[:reverseRecords(b.runBuf[:room], c.data, b.ends[j:k], c.lo)]
+	if k-j == 1 {
+		c.longest = max(c.longest, len(run)) // as forward, only a run of one record is measured
+	}
+	end := b.ends[j]
+	k = j
+	c.lineNo += int64(b.k - k)
+	c.start, c.lo, b.k = c.lo, end, k
+	c.hi = c.lo + len(run)
+	c.big, b.runBuf = run, run
+	b.fast = false // until advance lets go of big
+	return run
+}
+
+// pieces is the loop of Pieces over a backward Reader: whole records, but for a long
+// record, which comes in pieces.
 func (b *backward) pieces() iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
 		for b.advance(true) {
@@ -191,6 +258,9 @@ func (b *backward) advance(pieces bool) bool {
 		return c.stop(c.err) // NewBackward's refusals are c.err too
 	}
 	c.big = nil
+	if !b.fast {
+		b.setFast() // a run or a batch held big
+	}
 	if b.carry != nil {
 		*c, b.carry = *b.carry, nil
 		b.setFast()
@@ -301,6 +371,12 @@ func (b *backward) overLong(off, n int64, prefix func([]byte) error, s, end int)
 	return c.stop(&TooLongError{Offset: off, LineNo: c.lineNo + 1, Max: opt.MaxRecord})
 }
 
+// terminated reports whether data[:c.lo], the end of the record in progress, ends with
+// the separator.
+func (b *backward) terminated() bool {
+	return bytes.HasSuffix(b.c.data[:b.c.lo], b.cfg.sep)
+}
+
 // endsWithSep reports whether the input ends with the separator (its last record is
 // terminated); a read error counts as not.
 func (b *backward) endsWithSep() bool {
@@ -324,9 +400,13 @@ func (b *backward) search() {
 }
 
 // setFast says whether the short path applies (see fast).
-func (b *backward) setFast() {
+func (b *backward) setFast() { b.fast = b.plain() && b.c.big == nil }
+
+// plain reports whether the next records are their bytes as they are, taken from
+// boundaries found (fast, but for the current record held in big).
+func (b *backward) plain() bool {
 	opt := &b.cfg.opt
-	b.fast = !opt.Chomp && opt.MaxRecord <= 0 && !b.long.active && !b.long.ended && b.carry == nil && b.c.err == nil
+	return !opt.Chomp && opt.MaxRecord <= 0 && !b.long.active && !b.long.ended && b.carry == nil && b.c.err == nil
 }
 
 // ready is Ready: the next record's start is a boundary already found, or iteration

@@ -31,6 +31,26 @@ func reversed(in []byte, opt Options) []Seen {
 	return want
 }
 
+// splitRuns cuts the runs of a backward Runs loop (pieces joined first) into their
+// records: every record of a run of several ends with the separator.
+func splitRuns(runs []Seen, opt Options) []string {
+	sep := string(opt.Separator())
+	var out []string
+	for _, run := range Joined(runs) {
+		rest := run.Rec
+		for {
+			i := strings.Index(rest, sep)
+			if i < 0 || i+len(sep) == len(rest) {
+				out = append(out, rest)
+				break
+			}
+			out = append(out, rest[:i+len(sep)])
+			rest = rest[i+len(sep):]
+		}
+	}
+	return out
+}
+
 // backwardDiff compares NewBackward over src with want, read with the named iterator,
 // and returns "" or what differs; wantErr is the error Err must report (nil for none).
 func backwardDiff(src io.ReaderAt, size int64, opt Options, how string, want []Seen, wantErr error) string {
@@ -38,6 +58,13 @@ func backwardDiff(src io.ReaderAt, size int64, opt Options, how string, want []S
 	what := fmt.Sprintf("sep %q chomp %v buffer %d, %s", opt.Sep, opt.Chomp, opt.BufferSize, how)
 	if !errors.Is(err, wantErr) || (wantErr == nil) != (err == nil) {
 		return fmt.Sprintf("%s: err %v, want %v", what, err, wantErr)
+	}
+	if how == "Runs" {
+		// A backward run is several records last first: compared by their bytes.
+		if g, w := splitRuns(got, opt), Texts(want); !slices.Equal(g, w) {
+			return fmt.Sprintf("%s: got %q, want %q", what, g, w)
+		}
+		return ""
 	}
 	if diff := seenDiff(want, got); diff != "" {
 		return what + ": " + diff
@@ -197,7 +224,12 @@ func TestBackwardIteratorsNest(t *testing.T) {
 			})
 			require.NoError(t, err)
 			all := append(first, got...)
-			if inner == "Batches" || outer == "Batches" {
+			switch {
+			case inner == "Runs" || outer == "Runs":
+				// A run is several records: compared by their bytes.
+				assert.Equal(t, Texts(want), splitRuns(all, Options{}), "%s in %s", inner, outer)
+				continue
+			case inner == "Batches" || outer == "Batches":
 				// Mid-batch records are compared by their bytes.
 				assert.Equal(t, Texts(want), Texts(all), "%s in %s", inner, outer)
 				continue
@@ -334,11 +366,15 @@ func TestBackwardLongRecordsReadFromSource(t *testing.T) {
 			r.e.back.longAt = longAt
 			got, err := ReadAll(r, how)
 			require.NoError(t, err, "case %d", i)
-			if how == "Pieces" || how == "Runs" {
-				got = Joined(got)
+			gotTexts := Texts(got)
+			switch how {
+			case "Pieces":
+				gotTexts = Texts(Joined(got))
+			case "Runs":
+				gotTexts = splitRuns(got, opt)
 			}
-			if !slices.Equal(Texts(got), texts) {
-				t.Fatalf("case %d input %q %+v longAt %d %s: got %q, want %q", i, in, opt, longAt, how, Texts(got), texts)
+			if !slices.Equal(gotTexts, texts) {
+				t.Fatalf("case %d input %q %+v longAt %d %s: got %q, want %q", i, in, opt, longAt, how, gotTexts, texts)
 			}
 		}
 	}
@@ -380,4 +416,27 @@ func TestBackwardLongRecordBoundedMemory(t *testing.T) {
 	}
 	require.NoError(t, r.Err())
 	assert.Equal(t, []int{4, len(long), 5}, lens)
+}
+
+// A backward run: the records of [Offset, EndOffset) last first, LineNo counting each;
+// the input's unterminated last record comes alone.
+func TestBackwardRuns(t *testing.T) {
+	in := "a\nbb\nccc\ndddd"
+	r := NewBackward(strings.NewReader(in), int64(len(in)), Options{})
+	type run struct {
+		text     string
+		off, end int64
+		lineNo   int64
+		partial  bool
+	}
+	var got []run
+	for p := range r.Runs() {
+		got = append(got, run{string(p), r.Offset(), r.EndOffset(), r.LineNo(), r.Partial()})
+	}
+	require.NoError(t, r.Err())
+	require.Equal(t, []run{
+		{"dddd", 9, 13, 1, false},
+		{"ccc\nbb\n", 2, 9, 3, false},
+		{"a\n", 0, 2, 4, false},
+	}, got)
 }

@@ -91,7 +91,7 @@ func Foreach(name string, opt Options, fn func(line []byte) error) error {
 // so its memory stays bounded whatever the input.
 func (r *Reader) Runs() iter.Seq[[]byte] {
 	if r.e.back != nil {
-		return r.e.back.pieces()
+		return r.e.back.runs()
 	}
 	return func(yield func([]byte) bool) {
 		e := &r.e

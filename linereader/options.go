@@ -311,14 +311,7 @@ func (c *config) findLast(p []byte) int {
 // a chunk forward, then yields its records from the last.
 func (c *config) findAll(p []byte, base int, ends []int) []int {
 	if len(c.sep) == 1 {
-		for i := 0; ; {
-			j := bytes.IndexByte(p[i:], c.sepByte)
-			if j < 0 {
-				return ends
-			}
-			i += j + 1
-			ends = append(ends, base+i)
-		}
+		return appendEnds(p, c.sepByte, base, ends)
 	}
 	for i := 0; ; {
 		j := bytes.Index(p[i:], c.sep)

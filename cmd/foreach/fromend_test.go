@@ -237,3 +237,19 @@ func TestSizeIsEnd(t *testing.T) {
 		assert.Equal(t, tc.want, sizeIsEnd(bytes.NewReader(tc.data), tc.size), "%d bytes of size %d", len(tc.data), tc.size)
 	}
 }
+
+// --last 0 over several files prints nothing, not even tail's headers, as tail -n 0
+// (found by TestDiffAgainstTools: the headers were printed).
+func TestLastZeroPrintsNoHeaders(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	require.NoError(t, os.WriteFile(a, []byte("a\n"), 0o666))
+	require.NoError(t, os.WriteFile(b, []byte("b\n"), 0o666))
+	for _, args := range [][]string{{"--last", "0"}, {"--last", "0", "--reverse"}} {
+		out, errs, status := runCmd(t, "", append(args, a, b)...)
+		assert.Equal(t, 0, status, errs)
+		assert.Empty(t, out, "%q", args)
+	}
+	out, _, _ := runCmd(t, "", "--last", "1", a, b)
+	assert.Equal(t, "==> "+a+" <==\na\n\n==> "+b+" <==\nb\n", out)
+}

@@ -140,9 +140,10 @@ func sizeIsEnd(f io.ReaderAt, size int64) bool {
 
 // header writes tail's "==> NAME <==" before a file's records when several files are
 // printed with --last, after a blank line from the second on. The line before it ends
-// there: the next file's first record does not continue it.
+// there: the next file's first record does not continue it. --last 0 prints no header,
+// as tail -n 0 prints nothing at all.
 func (c *command) header(name string) {
-	if c.cfg.last < 0 || len(c.cfg.files) < 2 || c.cfg.withName {
+	if c.cfg.last <= 0 || len(c.cfg.files) < 2 || c.cfg.withName {
 		return
 	}
 	if name == "-" {

@@ -234,9 +234,18 @@ func (f *flushReader) Read(p []byte) (int, error) {
 // any, is reported under its name (not once the output has stopped: the input was cut
 // short on purpose); trailing data after compressed streams is a warning.
 func (c *command) done(name string, r *linereader.Reader) {
-	c.tot.add(c.stats(r))
+	st := c.stats(r)
+	c.tot.add(st)
 	if err := r.Err(); err != nil && !c.stopped && !c.warnTrailing(name, err) {
 		c.fail(name, err)
+	}
+	if st.TooLong > 0 && !c.stopped {
+		what := "skipped"
+		if c.cfg.opt.TooLong == linereader.TooLongCut {
+			what = "cut"
+		}
+		c.report(messageName(name), fmt.Errorf("%s longer than --max-record %s %s",
+			plural(st.TooLong, "record"), formatSize(c.cfg.opt.MaxRecord), what))
 	}
 }
 

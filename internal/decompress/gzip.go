@@ -4,30 +4,31 @@ import (
 	"bufio"
 	"io"
 
-	"github.com/klauspost/compress/gzip"
+	"github.com/foreachio/foreach/internal/inflate"
 )
 
-// gzipDecoder decodes the members of a gzip file one at a time, so that
-// what follows each is decided here (see follow) and not by the gzip
-// reader, which takes anything after a member for the header of another.
+// gzipDecoder decodes the members of a gzip file one at a time, with the
+// project's own deflate decoder (internal/inflate), so that what follows
+// each is decided here (see follow): the decoder reads its member's bytes
+// in place in r and consumes exactly them, leaving r at the byte after the
+// member's trailer.
 type gzipDecoder struct {
-	z      *gzip.Reader
+	m      inflate.Member
 	r      *bufio.Reader
 	offset func() int64 // the input offset of r's next byte
 
 	// between: the last member has ended and what follows it is not yet
-	// known. The gzip reader reads r as a byte reader, so that it consumes
-	// exactly the bytes of its member.
+	// known.
 	between bool
 }
 
 func newGzipDecoder(r *bufio.Reader, offset func() int64) (*gzipDecoder, error) {
-	z, err := gzip.NewReader(r) // reads the first member's header
-	if err != nil {
+	if _, err := inflate.ReadHeader(r); err != nil { // the first member's header
 		return nil, err
 	}
-	z.Multistream(false)
-	return &gzipDecoder{z: z, r: r, offset: offset}, nil
+	g := &gzipDecoder{r: r, offset: offset}
+	g.m.Reset(r)
+	return g, nil
 }
 
 func (g *gzipDecoder) Read(p []byte) (int, error) {
@@ -40,13 +41,13 @@ func (g *gzipDecoder) Read(p []byte) (int, error) {
 			if next == endOfInput {
 				return 0, io.EOF
 			}
-			if err := g.z.Reset(g.r); err != nil {
+			if _, err := inflate.ReadHeader(g.r); err != nil {
 				return 0, err
 			}
-			g.z.Multistream(false)
+			g.m.Reset(g.r)
 			g.between = false
 		}
-		n, err := g.z.Read(p)
+		n, err := g.m.Read(p)
 		if err == io.EOF {
 			// The member is complete (its CRC and size checked). Its last
 			// bytes go out before anything after it is read, which on a
