@@ -14,23 +14,25 @@ import (
 
 // Checkpoint is a position in a followed file that outlives the program: the file, by
 // identity, and the offset just past the last record handled in it. Resuming from one
-// (Options.Resume) yields every record written after it exactly once, in order, whole:
-//   - from Offset in the file at the name, if it is still the checkpoint's file (same
-//     identity, same first bytes, and the bytes just before Offset unchanged);
-//   - otherwise from Offset in the checkpoint's file found among the files beside the
-//     name whose names begin with the name's own (app.log.1, app.log-20261201,
-//     app.log.2.gz), by device and inode, or by its content where those changed (a
-//     copy, as copytruncate and compression make; a compressed file is read
-//     decompressed, gzip, zstd, xz, bzip2 or lz4), then every file rotated after it,
-//     oldest first (by modification time, which log rotation keeps when it
-//     compresses), then the file at the name from its start;
-//   - if the checkpoint's file is found nowhere, or the file at the name is another file
-//     (other content under the same inode: a file replaced, an inode reused), the file
-//     at the name from its start: never from the middle of another file's record.
+// (Options.Resume) yields every record written after it once, in order, whole: the
+// rest of the checkpoint's file, then every file rotated after it, oldest first, then
+// the file at the name from its start. The checkpoint's file is found
+//   - at the name, if it is still the checkpoint's file (same identity, same first
+//     bytes, and the bytes just before Offset unchanged), unless a copy of it made since
+//     the checkpoint is beside the name (copytruncate's: the file at the name was
+//     truncated since, and the copy holds the checkpoint's bytes);
+//   - beside the name, among the files whose names begin with the name's own
+//     (app.log.1, app.log-20261201, app.log.2.gz), by device and inode, or by its
+//     content where those changed (a copy, a compressed file: gzip, zstd, xz, bzip2 or
+//     lz4, read decompressed), when its content is evidence enough (a full first KiB
+//     and bytes before Offset beyond it; a checkpoint of a shorter file is found by
+//     identity alone).
 //
-// What can still be lost is said in the project's docs/follow.md: the records after
-// the checkpoint in a file deleted while the program was down, and what copytruncate
-// loses by itself.
+// The files rotated after it are those modified after it (log rotation keeps a
+// compressed file's time). If it is found nowhere (deleted while the program was down),
+// its rest is lost, and the files modified since the checkpoint was taken are read,
+// oldest first, then the file at the name: never from the middle of another file's
+// record. What can still be lost is said in the project's docs/follow.md.
 //
 // The text form (MarshalText) is one line a program stores; UnmarshalText refuses
 // anything else with an error. The zero Checkpoint resumes nowhere: Open refuses it.

@@ -78,24 +78,30 @@ type Reader struct {
 // new file (the file renamed away and created anew, as log rotation does, or deleted and
 // created again) it reads the old file to its end and then goes on with the new one from
 // its start; when the file is truncated in place (copytruncate), it goes on from the
-// file's new start.
+// file's new start, after what its copy holds that was not read yet.
 //
 // The file is known by its identity (device and inode where the platform has them, and
-// its content: its first bytes, and the bytes just before the position), not by its
-// name: when the name is given to a new file, every file that had the name after the
-// one being read is read in turn, to its end, oldest first, however quickly the
-// rotations came, before the file at the name now. Those files are found beside the
-// name, under names that begin with the name's own (app.log.1, app.log-20261201), and
-// ordered by their birth time where the file system records it (Linux's statx), by
-// their modification time elsewhere. A file that begins with the same bytes as one
-// already read is taken for a copy of it and not read again.
+// its content), not by its name: when the name is given to a new file, every file that
+// had the name after the one being read is read in turn, to its end, before the file at
+// the name now. Those files are found beside the name, under names that begin with the
+// name's own (app.log.1, app.log-20261201, app.log.2.gz, read decompressed), and
+// ordered by their last modification (which compressors keep), the file at the name
+// last: files rotated apart in time come in the order they had the name; files last
+// written within one tick of the file system's clock (a few milliseconds on Linux) are
+// ordered by birth and inode number, a guess that fast rotation can prove wrong, and a
+// file a listing finds late is read as soon as it is found. A file is taken for a copy
+// of one read (and not read) only on evidence a shared beginning cannot give (see the
+// project's docs/follow.md): a file that begins as another does, with a header or a
+// banner, is read.
 //
 // While following, only complete records are yielded: bytes after the last separator
 // are held until their separator arrives, or, for a file that has been rotated away,
 // yielded as its last record. Iteration ends when ctx is done (Err then reports nil:
 // the stop was asked for), on Close, which may be called from any goroutine, or on an
 // error: a name that became a directory, a new file that cannot be opened. What is never
-// lost, and what can be, is said in the project's docs/follow.md.
+// lost, and what can be, is said in the project's docs/follow.md. Checkpoint names the
+// file and the offset from the moment Open returns; Options.Moved says when reading
+// moves to another file.
 //
 // The reader waits on file-system notifications where the platform has them (one
 // goroutine watches the name's directory; the notification library runs one of its

@@ -14,7 +14,6 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -35,7 +34,7 @@ var (
 	modelSchedules = flag.Int("model.schedules", 1, "schedules per rotation scheme in TestFollowModel")
 	modelSeed      = flag.Uint64("model.seed", 1, "the first schedule's seed in TestFollowModel")
 	modelSteps     = flag.Int("model.steps", 60, "steps of each schedule in TestFollowModel")
-	modelReport    = flag.String("model.report", "", "TestFollowModel appends one JSON line per schedule to this file")
+	modelReport    = flag.String("model.report", "", "TestFollowModel appends one tab-separated line per schedule to this file (see appendReport)")
 )
 
 // modelSchemes are the rotation schemes; "mixture" picks one of the others at each
@@ -110,21 +109,21 @@ type modelFile struct {
 
 // modelResult is what a schedule did and what its check found.
 type modelResult struct {
-	Scheme     string         `json:"scheme"`
-	Seed       uint64         `json:"seed"`
-	Steps      int            `json:"steps"`
-	Records    int            `json:"records"`
-	Printed    int            `json:"printed"`
-	Kills      int            `json:"kills"`
-	EarlyKills int            `json:"early_kills"` // within 100 ms of a start
-	Stops      int            `json:"stops"`
-	Rotations  map[string]int `json:"rotations"`
-	Lost       int            `json:"lost"`
-	Partial    int            `json:"partial"`
-	Duplicated int            `json:"duplicated"`
-	DupBound   int            `json:"dup_bound"` // what the kills allowed: records printed in the dupWindow before each
-	OutOfOrder int            `json:"out_of_order"`
-	Seconds    float64        `json:"seconds"`
+	Scheme     string
+	Seed       uint64
+	Steps      int
+	Records    int
+	Printed    int
+	Kills      int
+	EarlyKills int // within 100 ms of a start
+	Stops      int
+	Rotations  map[string]int
+	Lost       int
+	Partial    int
+	Duplicated int
+	DupBound   int // what the kills allowed: records printed in the dupWindow before each
+	OutOfOrder int
+	Seconds    float64
 }
 
 func newModel(t *testing.T, scheme string, seed uint64) *model {
@@ -428,7 +427,8 @@ func (m *model) waitState() {
 	}
 }
 
-// finish lets a run print every record written, and ends it with SIGTERM.
+// finish lets a run go on until every record written has been printed by some run (or
+// a deadline passes), and ends it with SIGTERM.
 func (m *model) finish() {
 	m.boundary()
 	if m.cur == nil {
@@ -437,9 +437,8 @@ func (m *model) finish() {
 	if m.cur.stopped {
 		m.cur.cont()
 	}
-	last := m.seq - 1
 	deadline := time.Now().Add(4 * outputDeadline)
-	for last >= 0 && !slices.Contains(m.cur.seqs(), last) && time.Now().Before(deadline) {
+	for !m.printedAll(0, m.seq) && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	m.cur.term()
@@ -522,15 +521,29 @@ func readFile(path string) string {
 	return string(b)
 }
 
-// appendReport appends res to path as a JSON line.
+// appendReport appends res to path as one line of tab-separated fields: scheme, seed,
+// steps, records, printed, kills, early kills, stops, rotations (scheme=count,...),
+// lost, partial, duplicated, the bound on duplicates, out of order, seconds, and pass
+// or fail.
 func appendReport(t *testing.T, path string, res modelResult) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	line, _ := json.Marshal(res)
-	f.Write(append(line, '\n'))
+	var rot []string
+	for _, s := range modelSchemes {
+		if n := res.Rotations[s]; n > 0 {
+			rot = append(rot, fmt.Sprintf("%s=%d", s, n))
+		}
+	}
+	verdict := "pass"
+	if t.Failed() {
+		verdict = "fail"
+	}
+	fmt.Fprintf(f, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%.1f\t%s\n", res.Scheme, res.Seed, res.Steps,
+		res.Records, res.Printed, res.Kills, res.EarlyKills, res.Stops, strings.Join(rot, ","),
+		res.Lost, res.Partial, res.Duplicated, res.DupBound, res.OutOfOrder, res.Seconds, verdict)
 }
 
 // modelRun is one run of `foreach -f --state STATE NAME`, its output read as it comes,
