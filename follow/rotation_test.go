@@ -144,6 +144,23 @@ func TestFollowOlderFileFoundLate(t *testing.T) {
 	}
 }
 
+// rotateDated is rotation i of TestFollowManyRotations: name renamed to name-i, the file
+// rotated keep rotations before moved to the directory old, a new file at name opened for
+// the writer (not with logFile: its Cleanup for every file would grow the heap).
+func rotateDated(t *testing.T, f *os.File, name, old string, i, keep int) *os.File {
+	t.Helper()
+	rename(t, name, fmt.Sprintf("%s-%08d", name, i))
+	if i >= keep {
+		rename(t, fmt.Sprintf("%s-%08d", name, i-keep), filepath.Join(old, strconv.Itoa(i-keep)))
+	}
+	f.Close()
+	g, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
 // rotations is how many rotations TestFollowManyRotations makes; the benchmark script
 // benchmarks/follow-memory.sh runs it with 100000.
 var rotations = flag.Int("rotations", 10000, "rotations made by TestFollowManyRotations")
@@ -182,15 +199,7 @@ func TestFollowManyRotations(t *testing.T) {
 		if got, _ := tl.next(t); got.rec != strconv.Itoa(i) || got.off != 0 {
 			t.Fatalf("rotation %d: record %+v", i, got)
 		}
-		rename(t, name, fmt.Sprintf("%s-%08d", name, i))
-		if i >= keep {
-			rename(t, fmt.Sprintf("%s-%08d", name, i-keep), filepath.Join(old, strconv.Itoa(i-keep)))
-		}
-		f.Close()
-		var err error // not logFile: its Cleanup for every file would grow the heap
-		if f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		f = rotateDated(t, f, name, old, i, keep)
 		switch i {
 		case block - 1, n - block - 1, n - 1:
 			runtime.GC()

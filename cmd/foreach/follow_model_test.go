@@ -79,7 +79,6 @@ type model struct {
 	t     *testing.T
 	rng   *rand.Rand
 	res   modelResult
-	dir   string
 	name  string
 	state string
 	w     *os.File // the writer's file: the log as the writer opened it
@@ -128,7 +127,7 @@ type modelResult struct {
 
 func newModel(t *testing.T, scheme string, seed uint64) *model {
 	dir := t.TempDir()
-	m := &model{t: t, rng: rand.New(rand.NewPCG(seed, 38)), dir: dir, name: filepath.Join(dir, "app.log"), state: filepath.Join(dir, "state"),
+	m := &model{t: t, rng: rand.New(rand.NewPCG(seed, 38)), name: filepath.Join(dir, "app.log"), state: filepath.Join(dir, "state"),
 		res: modelResult{Scheme: scheme, Seed: seed, Rotations: map[string]int{}}, t0: time.Now()}
 	m.reopen()
 	return m
