@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 // The model-based test of `foreach -f --state` (issue 38): a writer appends records, cut
