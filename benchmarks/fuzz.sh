@@ -30,6 +30,7 @@ targets="
 ./follow FuzzCheckpointMatch
 ./internal/decompress FuzzReader
 ./internal/decompress FuzzTrailing
+./internal/decompress FuzzXzDecoder
 ./internal/inflate FuzzRoundTrip
 ./internal/inflate FuzzRaw
 ./linereader FuzzReader
