@@ -62,7 +62,7 @@ elapsed=$(($(date +%s) - start))
 		END { for (i = 1; i <= k; i++) { s = order[i]
 			printf "| %s | %d | %d | %d | %d | %d (%d) | %d | %d | %d | %d | %d | %d | %d | %.0f |\n", s, n[s], fail[s], rec[s], pr[s], kill[s], early[s], stop[s], rot[s], lost[s], part[s], ooo[s], dup[s], bound[s], kill[s] ? dup[s] / kill[s] : 0 }
 			printf "\nRotations by scheme over all schedules:"; sep = " "
-			for (r in byscheme) { printf "%s%s %d", sep, r, byscheme[r]; sep = ", " }
+			for (sc in byscheme) { printf "%s%s %d", sep, sc, byscheme[sc]; sep = ", " }
 			print "." }' "$work/follow-model.tsv"
 	if ((status != 0)); then
 		echo
