@@ -171,6 +171,8 @@ func (fl *file) close() {
 // the name, made when the log began, before every copy of it. An empty file comes after
 // every file with data: its time is when it was made, and the writer may still write to
 // it later, after what it wrote to the file before it (it has not reopened the name).
+// Within a second that a time kept to the second cannot split (bzip2's, lz4's), a
+// compressed file comes first (delaycompress compresses the older one).
 func (fl *file) compare(other *file) int {
 	if fl.empty != other.empty {
 		if fl.empty {
@@ -178,22 +180,43 @@ func (fl *file) compare(other *file) int {
 		}
 		return -1
 	}
-	return fl.since(other)
+	if c := fl.since(other); c != 0 {
+		return c
+	}
+	if fl.sealed != other.sealed {
+		if fl.sealed {
+			return -1
+		}
+		return 1
+	}
+	return fl.order(other)
 }
 
 // since orders fl and other by when they were last modified, then made, then by inode
-// number (compare without the rule for empty files): whether fl was rotated after
-// other, an empty one included (made after it, it had the name after it).
+// number (compare without its rules for empty and compressed files): whether fl was
+// rotated after other (an empty one included: made after it, it had the name after it).
+// When one of the times is a whole second (bzip2 and lz4 keep a compressed file's time
+// to the second only), they are compared to the second, and a tie is 0: they cannot be
+// told apart.
 func (fl *file) since(other *file) int {
-	if c := fl.mod.Compare(other.mod); c != 0 {
+	a, b := fl.mod, other.mod
+	if a.Nanosecond() == 0 || b.Nanosecond() == 0 {
+		return a.Truncate(time.Second).Compare(b.Truncate(time.Second))
+	}
+	if c := a.Compare(b); c != 0 {
 		return c
 	}
+	return fl.order(other)
+}
+
+// order orders fl and other by birth, then inode number.
+func (fl *file) order(other *file) int {
 	if c := fl.born.Compare(other.born); c != 0 {
 		return c
 	}
-	a, _ := fileID(fl.id)
-	b, _ := fileID(other.id)
-	return cmp.Compare(a.ino, b.ino)
+	x, _ := fileID(fl.id)
+	y, _ := fileID(other.id)
+	return cmp.Compare(x.ino, y.ino)
 }
 
 // errClosed is what opening a file gives once the follower is closed.

@@ -3,13 +3,18 @@ package follow
 import (
 	"os"
 	"slices"
+	"time"
 )
 
 // resume finds where to go on from the checkpoint cp for the file at, now at the name
 // (see Checkpoint): the file to read first and where in it, with d's queue holding the
 // files to read after it, oldest first, and at last, from its start.
 func resume(cp *Checkpoint, at *file, d *discovery) (*file, int64) {
-	cands := openSiblings(d, at)
+	var since time.Time // the files modified before the checkpoint's file was can be none of these
+	if cp.hasMod {
+		since = cp.mod.Add(-time.Second) // bzip2 and lz4 keep the time to the second
+	}
+	cands := openSiblings(d, at, since)
 	first, off := cp.locate(at, &cands)
 	if first == at {
 		closeFiles(cands)
@@ -18,11 +23,13 @@ func resume(cp *Checkpoint, at *file, d *discovery) (*file, int64) {
 	var after []*file
 	switch {
 	case first != nil:
-		after = later(cands, func(c *file) bool { return c.since(first) > 0 }, first)
+		// A file that cannot be told from first by its time is read too: twice
+		// rather than never.
+		after = later(cands, func(c *file) bool { return c.since(first) >= 0 }, first)
 	case cp.hasMod:
 		// The checkpoint's file is gone (rotated out and deleted): what was rotated
 		// after it is what was modified since it was.
-		after = later(cands, func(c *file) bool { return !c.mod.Before(cp.mod) }, nil)
+		after = later(cands, func(c *file) bool { return !c.mod.Before(since) }, nil)
 	}
 	queue := append(after, at)
 	if first == nil {
@@ -33,11 +40,14 @@ func resume(cp *Checkpoint, at *file, d *discovery) (*file, int64) {
 	return first, off
 }
 
-// openSiblings opens the files beside the name but at.
-func openSiblings(d *discovery, at *file) []*file {
+// openSiblings opens the files beside the name but at, modified at or after since:
+// the checkpoint's file, a copy or a compressed copy of it, and the files rotated after
+// it (a file's time only goes on, and compressors keep it), not the hundreds of older
+// files a date suffix keeps, which would take as many descriptors.
+func openSiblings(d *discovery, at *file, since time.Time) []*file {
 	var out []*file
 	for _, sib := range siblings(d.name, nil).files {
-		if os.SameFile(sib.fi, at.id) {
+		if os.SameFile(sib.fi, at.id) || sib.fi.ModTime().Before(since) {
 			continue
 		}
 		if fl, err := openFile(d.h, sib.path); err == nil {
