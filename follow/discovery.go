@@ -210,7 +210,8 @@ func (d *discovery) take(fl *file) bool {
 		fl.close()
 		return true
 	}
-	switch d.judge(fl) {
+	v := d.judge(fl)
+	switch v {
 	case verdictOwn:
 		d.queue = append(d.queue, fl)
 		return true
@@ -524,7 +525,7 @@ func holdsFrom(fl *file, gen content) bool {
 		return ok && gen.matches(s)
 	}
 	size := fl.size()
-	if size <= gen.p || !gen.heldBy(fl.f, size) {
+	if size < gen.p || !gen.heldBy(fl.f, size) {
 		return false
 	}
 	_, err := fl.f.Seek(gen.p, io.SeekStart)

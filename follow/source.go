@@ -79,9 +79,10 @@ type reading struct {
 	shared int64 // pos when what is read was last published
 }
 
-// gap is how long a pause between two reads of a file makes the next one check the
-// bytes before pos first: a process stopped (SIGSTOP) or left without a core while the
-// file was truncated and written again past pos.
+// gap is how long a pause between two reads of a file (a wait, or a process stopped with
+// SIGSTOP or left without a core) makes the next one list the files beside the name and
+// check the bytes before pos first: files may have been rotated, or the file truncated
+// and written again past pos, meanwhile.
 const gap = 20 * time.Millisecond
 
 func newSource(d *discovery, h *handles, cur *file, pos int64, opt linereader.Options, fo Options) *source {
@@ -147,10 +148,20 @@ func (s *source) read(p []byte) (n int, err error, wait bool) {
 	if rd.move != moveNone {
 		return 0, io.EOF, false
 	}
+	// After a pause (a wait, or the process stopped or left without a core), the files
+	// rotated meanwhile are listed first: older ones come before what cur holds now.
+	paused := time.Since(rd.last) > gap
+	if paused {
+		s.d.refresh()
+	}
 	// At the end of the data, where the writer writes, or after a pause, a truncation
 	// may have been followed by writes past pos.
-	if !rd.cur.sealed && (rd.atEnd || time.Since(rd.last) > gap) && rd.tail.rewritten(rd.cur.f, rd.pos) {
+	if !rd.cur.sealed && (rd.atEnd || paused) && rd.tail.rewritten(rd.cur.f, rd.pos) {
 		return s.truncated()
+	}
+	if paused && s.olderFirst() {
+		rd.move = moveLeave
+		return 0, io.EOF, false
 	}
 	n, err = rd.readCur(p)
 	var newer, older bool
@@ -188,6 +199,15 @@ func (s *source) read(p []byte) (n int, err error, wait bool) {
 		return 0, err, false
 	}
 	return 0, nil, true
+}
+
+// olderFirst reports whether cur is to be left where its records end for an older file
+// queued (see moveLeave), before reading on.
+func (s *source) olderFirst() bool {
+	rd := &s.rd
+	rd.cur.restat()
+	_, older := s.d.pending(rd.cur, rd.cur.mod, rd.cur.empty && rd.pos == 0)
+	return older && s.atBoundary()
 }
 
 // readCur reads from cur at pos.
@@ -292,6 +312,9 @@ func (s *source) begin() {
 	if !cur.sealed {
 		if _, err := cur.f.Seek(cur.at, io.SeekStart); err != nil {
 			cur.at = 0
+		}
+		if cur.at == 0 {
+			cur.head = nil // read from its start: whatever it began with before (truncated since) is not its content
 		}
 		cur.readHead()
 	}

@@ -400,8 +400,8 @@ func (m *model) must(err error) {
 
 // start starts a run of the command.
 func (m *model) start() {
-	m.note("start run %d", len(m.runs))
 	r := startModelRun(m.t, m.name, m.state)
+	m.note("start run %d, pid %d", len(m.runs), r.cmd.Process.Pid)
 	m.runs = append(m.runs, r)
 	m.cur = r
 }
