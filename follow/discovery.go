@@ -33,9 +33,6 @@ type discovery struct {
 	// the listings long enough is forgotten (prune), so memory follows what is beside
 	// the name, not the life of the follower.
 	known map[devIno]knownFile
-	// skipped holds the names the last listing passed over (queued, known), with their
-	// inode numbers then: a name with the same inode is passed over without a stat.
-	skipped map[string]uint64
 	// rewound holds what was read of the generations of files truncated in place (the
 	// last maxRewound): what their copies hold.
 	rewound []content
@@ -63,8 +60,8 @@ const maxRewound = 8
 
 // newDiscovery returns the discovery of name, knowing every file beside it as it is now.
 func newDiscovery(name string, h *handles) *discovery {
-	d := &discovery{name: name, h: h, known: map[devIno]knownFile{}, skipped: map[string]uint64{}}
-	for _, sib := range siblings(name, nil).files {
+	d := &discovery{name: name, h: h, known: map[devIno]knownFile{}}
+	for _, sib := range siblings(name).files {
 		if fl, err := openFile(h, sib.path); err == nil {
 			d.know(fl)
 			fl.close()
@@ -99,6 +96,20 @@ func (d *discovery) look() bool {
 		d.refreshLocked()
 	}
 	return changed || len(d.queue) > queued
+}
+
+// lookAll is look with a listing in any case: what the reading asks for after a pause,
+// when files may have been rotated and the name given to another (before it reads on,
+// the name's file must be known: while the name names the file being read, every file
+// queued is older).
+func (d *discovery) lookAll() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	defer d.setDetached()
+	if _, err := d.lookName(); err != nil && d.err == nil {
+		d.err = err
+	}
+	d.refreshLocked()
 }
 
 // lookName is look's look at the name.
@@ -174,11 +185,10 @@ func (d *discovery) refreshLocked() {
 // the copies, and forgets the known files that have been missing for a while. It
 // reports whether a file was renamed while the directory was listed.
 func (d *discovery) list() (moved bool) {
-	l := siblings(d.name, d.skipped)
+	l := siblings(d.name)
 	d.undecided = 0
 	for _, sib := range l.files {
 		if d.queued(sib.fi) || d.isKnown(sib.fi, nil) {
-			l.pass(sib)
 			continue
 		}
 		fl, err := openFile(d.h, sib.path)
@@ -189,40 +199,36 @@ func (d *discovery) list() (moved bool) {
 		if !os.SameFile(fl.id, sib.fi) {
 			moved = true // renamed since the listing: the next listing finds it
 		}
-		if d.take(fl) {
-			l.pass(sib)
-		}
+		d.take(fl)
 	}
-	d.skipped = l.passed
 	d.prune(l.present)
 	return moved
 }
 
 // take queues fl, a file beside the name not queued or known by identity, if it is one
 // of its own, knows it if it is a copy, and closes it if it cannot be told yet (empty,
-// or undecided: see judge). It reports whether fl was decided.
-func (d *discovery) take(fl *file) bool {
+// or undecided: see judge).
+func (d *discovery) take(fl *file) {
 	if len(fl.head) == 0 || d.queued(fl.id) {
 		fl.close() // empty: looked at again at the next listing
-		return false
+		return
 	}
 	if d.isKnown(fl.id, fl.f) {
 		fl.close()
-		return true
+		return
 	}
 	v := d.judge(fl)
 	switch v {
 	case verdictOwn:
 		d.queue = append(d.queue, fl)
-		return true
+		return
 	case verdictCopy:
 		d.know(fl)
 		fl.close()
-		return true
+		return
 	}
 	d.undecided++
 	fl.close()
-	return false
 }
 
 // judge says what fl is, compared with what has been read and what is queued.
@@ -487,7 +493,7 @@ func (d *discovery) copyOf(gen content, since time.Time) *file {
 		}
 	}
 	var best *file
-	for _, sib := range siblings(d.name, nil).files {
+	for _, sib := range siblings(d.name).files {
 		if d.queued(sib.fi) {
 			continue
 		}
@@ -561,34 +567,25 @@ type sibling struct {
 	fi   os.FileInfo
 }
 
-// listing is one listing of the files beside the name: those not passed over, the
-// names passed over (skip's, still there with the same inode, and those pass adds),
-// and the inode numbers of every file there.
+// listing is one listing of the files beside the name: the regular files, and the
+// inode numbers of every file there (what prune keeps).
 type listing struct {
 	files   []sibling
-	passed  map[string]uint64
 	present map[uint64]bool
 }
 
-// pass notes that the listing passed over sib, so that the next one does without a
-// stat.
-func (l *listing) pass(sib sibling) {
-	if id, ok := fileID(sib.fi); ok {
-		l.passed[filepath.Base(sib.path)] = id.ino
-	}
-}
-
 // siblings lists the regular files beside name whose names begin with name's own and
-// go on (app.log.1, app.log-20261201, app.log.2.gz), not name itself. Where the listing
-// gives inode numbers (Linux), a name that had the same inode in the last listing and
-// was passed over then (skip) is passed over again without a stat: a fast rotation
-// keeps thousands of files beside the name, and each listing would stat them all.
-func siblings(name string, skip map[string]uint64) listing {
+// go on (app.log.1, app.log-20261201, app.log.2.gz), not name itself, each with a stat:
+// a name with the inode it had at the last listing may be another file by now (numbered
+// shifting deletes the oldest file and gives its inode to the next one, under the same
+// name), so none is passed over unseen. Where the listing gives inode numbers (Linux's
+// getdents64) they are taken from it.
+func siblings(name string) listing {
 	dir, base := filepath.Split(name)
 	if dir == "" {
 		dir = "."
 	}
-	l := listing{passed: map[string]uint64{}, present: map[uint64]bool{}}
+	l := listing{present: map[uint64]bool{}}
 	inos, err := readNames(dir)
 	if err != nil {
 		siblingsByStat(dir, base, &l)
@@ -599,10 +596,6 @@ func siblings(name string, skip map[string]uint64) listing {
 			continue
 		}
 		l.present[ino] = true
-		if ino != 0 && skip[n] == ino {
-			l.passed[n] = ino
-			continue
-		}
 		fi, err := os.Lstat(filepath.Join(dir, n))
 		if err != nil || !fi.Mode().IsRegular() {
 			continue

@@ -11,7 +11,6 @@ type view struct {
 	queued    []os.FileInfo // the queue, in order
 	seen      os.FileInfo   // what the name named at the last look
 	known     int           // files known (not to read)
-	skipped   int           // names the last listing passed over
 	rewound   int           // generations of truncated files kept
 	open      int           // files held open
 	published uint64        // publishes so far
@@ -27,7 +26,7 @@ func (s *source) view() view {
 	defer d.mu.Unlock()
 	v := view{
 		read: d.rd.id, pos: d.rd.read.p, seen: d.seen,
-		known: len(d.known), skipped: len(d.skipped), rewound: len(d.rewound),
+		known: len(d.known), rewound: len(d.rewound),
 		open: s.h.count(), published: s.shown.Load(), notifies: s.w != nil && s.w.notifies(),
 	}
 	for _, q := range d.queue {

@@ -152,11 +152,11 @@ func (s *source) read(p []byte) (n int, err error, wait bool) {
 	// rotated meanwhile are listed first: older ones come before what cur holds now.
 	paused := time.Since(rd.last) > gap
 	if paused {
-		s.d.refresh()
+		s.d.lookAll()
 	}
 	// At the end of the data, where the writer writes, or after a pause, a truncation
 	// may have been followed by writes past pos.
-	if !rd.cur.sealed && (rd.atEnd || paused) && rd.tail.rewritten(rd.cur.f, rd.pos) {
+	if !rd.cur.sealed && (rd.atEnd || paused) && rd.rewritten() {
 		return s.truncated()
 	}
 	if paused && s.olderFirst() {
@@ -262,7 +262,11 @@ func (rd *reading) content() content {
 // separator its last record) and nextInput rewinds it.
 func (s *source) truncated() (int, error, bool) {
 	rd := &s.rd
-	if c := s.d.rewind(rd.cur, rd.content(), rd.since); c != nil {
+	// What cur held is what was read, and its first bytes as known (read ahead of pos:
+	// a file truncated before much of it was read holds them in its copy too).
+	gen := rd.content()
+	gen.head = rd.cur.head
+	if c := s.d.rewind(rd.cur, gen, rd.since); c != nil {
 		rd.cur, rd.atEnd, rd.moved = c, false, true
 		s.publish()
 		return 0, nil, true // Read calls Moved, then reads the copy
@@ -271,10 +275,27 @@ func (s *source) truncated() (int, error, bool) {
 	return 0, io.EOF, false
 }
 
-// truncated reports whether cur is now shorter than what was read of it.
+// truncated reports whether cur is now shorter than what was read of it, or than its
+// first bytes as known.
 func (rd *reading) truncated() bool {
 	size := rd.cur.size()
-	return size >= 0 && size < rd.pos
+	return size >= 0 && size < max(rd.pos, int64(len(rd.cur.head)))
+}
+
+// rewritten reports whether cur was truncated and written again past what was read of
+// it (see tailBytes.rewritten), or past its first bytes as known: a truncation that its
+// size does not show, also before anything of it was read.
+func (rd *reading) rewritten() bool {
+	if rd.tail.rewritten(rd.cur.f, rd.pos) {
+		return true
+	}
+	head := rd.cur.head
+	if len(head) == 0 {
+		return false
+	}
+	got := make([]byte, len(head))
+	n, _ := rd.cur.f.ReadAt(got, 0)
+	return n < len(head) || !bytes.Equal(got, head)
 }
 
 // nextInput moves on after Read ended cur's data with io.EOF: to the next file, to an
