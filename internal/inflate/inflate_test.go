@@ -417,9 +417,16 @@ func checkBlocks(t testing.TB, stream, data []byte) {
 	if len(points) != len(want) {
 		t.Fatalf("%d blocks reported, the reference finds %d", len(points), len(want))
 	}
+	// Every block's offsets; a start at 64 of them at most, evenly spread
+	// (a stream of thousands of small blocks would cost thousands of
+	// decodes of the rest).
+	step := max(1, len(points)/64)
 	for i, p := range points {
 		if p.Block != want[i] {
 			t.Fatalf("block %d reported at %+v, the reference finds %+v", i, p.Block, want[i])
+		}
+		if i%step != 0 && i != len(points)-1 {
+			continue
 		}
 		if w := data[max(0, p.Out-inflate.WindowSize):p.Out]; !bytes.Equal(p.window, w) {
 			t.Fatalf("block %d: the window is not the %d bytes before it", i, len(w))
@@ -447,6 +454,36 @@ func TestBlocks(t *testing.T) {
 					checkBlocks(t, deflate(t, s[name], level, flush), s[name])
 				})
 			}
+		}
+	}
+}
+
+// TestDiscard drops bytes in steps of every size: what is read after them
+// is the rest of the stream.
+func TestDiscard(t *testing.T) {
+	data := samples(t)["mixed"]
+	stream := deflate(t, data, 6, 0)
+	for _, step := range []int64{1, 1000, 100000, int64(len(data)) + 1} {
+		d := inflate.NewReader(bytes.NewReader(stream))
+		var off int64
+		for off < int64(len(data)) {
+			n, err := d.Discard(step)
+			off += n
+			if err == io.EOF && off == int64(len(data)) {
+				break
+			}
+			if err != nil || n != step {
+				t.Fatalf("step %d: Discard at %d: %d, %v", step, off-n, n, err)
+			}
+			var b [5]byte
+			k, err := io.ReadFull(d, b[:min(5, len(data)-int(off))])
+			if err != nil || !bytes.Equal(b[:k], data[off:off+int64(k)]) {
+				t.Fatalf("step %d: after %d bytes discarded, %q (%v), want %q", step, off, b[:k], err, data[off:off+int64(k)])
+			}
+			off += int64(k)
+		}
+		if n, err := d.Discard(1); n != 0 || err != io.EOF {
+			t.Fatalf("step %d: Discard at the end: %d, %v", step, n, err)
 		}
 	}
 }
