@@ -166,8 +166,8 @@ func begin(at *file, d *discovery, opt linereader.Options, fo Options) (*file, i
 }
 
 // lastStart returns where the last n complete records of src[0:size) begin: where
-// linereader.NewTail begins over them, or for options it refuses (records that depend on
-// all before them), LastBoundary stepped back n times.
+// linereader.TailStart says they begin before the last boundary, or for options it
+// refuses (records that depend on all before them), LastBoundary stepped back n times.
 func lastStart(src io.ReaderAt, size int64, n int, opt linereader.Options) (int64, error) {
 	end, err := linereader.LastBoundary(src, size, opt)
 	if err != nil || opt.Splittable() != nil {
@@ -176,12 +176,7 @@ func lastStart(src io.ReaderAt, size int64, n int, opt linereader.Options) (int6
 		}
 		return end, err
 	}
-	r := linereader.NewTail(src, end, n, opt)
-	defer r.Close()
-	if r.Next() {
-		return r.Offset(), nil
-	}
-	return end, r.Err()
+	return linereader.TailStart(src, end, n, opt)
 }
 
 // validate reports options that Open cannot use, wrapping linereader.ErrInvalidOptions.
