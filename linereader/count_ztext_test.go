@@ -15,13 +15,13 @@ import (
 // sequentially) with several workers: the count and the error are those of one
 // sequential read, whichever way ztext reads the file.
 func TestCountCompressedAsSequential(t *testing.T) {
-	withCountPolicy(t, countPolicy{minFile: 256 << 10, minSection: 128 << 10, readSize: 64 << 10})
-	text, err := corpus.Bytes(corpus.Spec{Shape: corpus.Mixed, Size: 1500 << 10, Seed: 39})
+	withCountPolicy(t, countPolicy{minFile: 64 << 10, minSection: 32 << 10, readSize: 16 << 10})
+	text, err := corpus.Bytes(corpus.Spec{Shape: corpus.Mixed, Size: int64(zfixtures.TextSize()), Seed: 39})
 	if err != nil {
 		t.Fatal(err)
 	}
 	text = append(text, "no final newline"...)
-	for _, f := range zfixtures.Write(t, t.TempDir(), text, 128<<10) {
+	for _, f := range zfixtures.Write(t, t.TempDir(), text, 32<<10) {
 		checkHow(t, f)
 		for _, opt := range []Options{{Decompress: true}, {Decompress: true, Sep: []byte("e\n")}} {
 			want, wantErr := Count(f.Path, opt, 1)

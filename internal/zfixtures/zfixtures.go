@@ -32,6 +32,15 @@ type File struct {
 	Parallel bool
 }
 
+// TextSize is the size of text the tests compress: enough for several pieces of each
+// format and several sections, less under the race detector.
+func TextSize() int {
+	if Race {
+		return 256 << 10
+	}
+	return 1 << 20
+}
+
 // Write writes the compressed files of text into dir, and returns them. A tool that is
 // not installed leaves its file out (logged); gzip, its index and BGZF are made here.
 // Indexes have an access point about every span bytes of text.
@@ -42,9 +51,9 @@ func Write(t testing.TB, dir string, text []byte, span int64) []File {
 		{"indexed.gz", write(t, dir, "indexed.gz", gz), ztext.Indexed, true},
 		{"trailing.gz", write(t, dir, "trailing.gz", append(bytes.Clone(gz), "trailing data\n"...)), ztext.Indexed, true},
 		{"noindex.gz", write(t, dir, "noindex.gz", gz), ztext.Streamed, false},
-		{"bgzf.gz", write(t, dir, "bgzf.gz", BGZF(text, 65280)), ztext.Structured, true},
-		{"sized.zst", write(t, dir, "sized.zst", Zstd(t, text, 128<<10, true)), ztext.Structured, true},
-		{"unsized.zst", write(t, dir, "unsized.zst", Zstd(t, text, 128<<10, false)), ztext.Streamed, true},
+		{"bgzf.gz", write(t, dir, "bgzf.gz", BGZF(text, 16<<10)), ztext.Structured, true},
+		{"sized.zst", write(t, dir, "sized.zst", Zstd(t, text, 32<<10, true)), ztext.Structured, true},
+		{"unsized.zst", write(t, dir, "unsized.zst", Zstd(t, text, 32<<10, false)), ztext.Streamed, true},
 	}
 	for _, f := range files[:2] {
 		Index(t, f.Path, span)
@@ -54,7 +63,7 @@ func Write(t testing.TB, dir string, text []byte, span int64) []File {
 		how           ztext.How
 		parallel      bool
 	}{
-		{"blocks.xz", "xz -c -0 -T2 --block-size=256KiB", ztext.Structured, true},
+		{"blocks.xz", "xz -c -0 -T2 --block-size=64KiB", ztext.Structured, true},
 		{"pzstd.zst", "pzstd -c -q -p 2 -1", ztext.Streamed, false}, // one frame, this small
 		{"blocks.bz2", "bzip2 -c -1", ztext.Streamed, true},
 	} {
