@@ -122,6 +122,10 @@ func (d *Decoder) fast() {
 		e = dist[bits&distMask]
 		if e&flagSpecial != 0 {
 			if e&flagLink == 0 {
+				// Past the symbol, as slowSymbol reports it: where the
+				// error is found does not depend on the input in hand.
+				bits >>= e & 63
+				nbits -= uint(e & 63)
 				d.save(ip, bits, nbits, w)
 				d.corrupt("invalid distance symbol")
 				return
@@ -130,6 +134,8 @@ func (d *Decoder) fast() {
 			nbits -= distBits
 			e = dist[e>>valueShift+uint32(bits)&(1<<(e>>codeLenShift&15)-1)]
 			if e&flagSpecial != 0 {
+				bits >>= e & 63
+				nbits -= uint(e & 63)
 				d.save(ip, bits, nbits, w)
 				d.corrupt("invalid distance symbol")
 				return
