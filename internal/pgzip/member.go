@@ -1,0 +1,210 @@
+package pgzip
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"io"
+
+	"github.com/foreachio/foreach/internal/decompress"
+	"github.com/foreachio/foreach/internal/inflate"
+)
+
+// member reads one gzip member's text: the chunks the workers decoded, in
+// order, each used when its start meets the end of the text before it, and
+// the text between them decoded here (stream); then the trailer.
+type member struct {
+	r *Reader
+	// start is the bit of the file where the deflate stream starts.
+	start int64
+	// pos is a block boundary (a bit of the file): the text before it is
+	// delivered or being delivered (serving), the text after it not yet
+	// decoded here. Once ended, it is the bit after the stream's last byte.
+	pos   int64
+	ended bool
+	// hist is the text's last 32 KiB before pos (while not streaming).
+	hist history
+	// crc and size are the CRC-32 and length (modulo 2^32) of the text
+	// delivered or being delivered, to check against the trailer.
+	crc, size uint32
+	// pending are the chunks sent to the workers and not yet let go, in the
+	// order of the stream; nextLo is the share of the next one to send.
+	pending []*chunk
+	nextLo  int64
+	// serving is the chunk whose text is being read out, from off.
+	serving *chunk
+	off     int
+	// stream decodes the text from pos when no chunk starts there; nil
+	// otherwise.
+	stream *streamer
+	// end is the byte after the member, once its trailer is read.
+	end int64
+}
+
+func newMember(r *Reader, start int64) *member {
+	return &member{r: r, start: start, pos: start, nextLo: start}
+}
+
+// Read reads the member's text, and returns io.EOF once the trailer is
+// read and matches, or the error of a damaged member as decompress reports
+// it.
+func (m *member) Read(p []byte) (int, error) {
+	for {
+		if c := m.serving; c != nil {
+			if m.off < len(c.data) {
+				n := copy(p, c.data[m.off:])
+				m.off += n
+				return n, nil
+			}
+			m.serving = nil
+			m.r.crew.bufs.put(c.data, c.symbols)
+			continue
+		}
+		if m.stream != nil {
+			if n, err := m.readStream(p); n > 0 || err != nil {
+				return n, err
+			}
+			continue
+		}
+		if m.ended {
+			m.dropAll()
+			return 0, m.trailer()
+		}
+		m.next()
+	}
+}
+
+// next goes on at pos: with the first pending chunk if it starts there and
+// its markers resolve, else by decoding from pos (stream). Chunks that
+// cannot start there or later are let go.
+func (m *member) next() {
+	for {
+		m.send()
+		if len(m.pending) == 0 {
+			m.startStream()
+			return
+		}
+		c := m.pending[0]
+		<-c.done
+		if c.start == m.pos && m.accept(c) {
+			m.pending = m.pending[1:]
+			return
+		}
+		if c.start > m.pos {
+			m.startStream()
+			return
+		}
+		m.drop()
+	}
+}
+
+// send gives the workers chunks while fewer than the crew's depth are in
+// flight and the file has shares left.
+func (m *member) send() {
+	crew := m.r.crew
+	end := m.r.size * 8
+	for len(m.pending) < crew.depth-1 && m.nextLo < end && !m.ended {
+		lo := m.nextLo
+		hi := min(end, lo+m.r.opt.ChunkSize*8)
+		if end-hi < m.r.opt.ChunkSize*4 {
+			hi = end // no short last share
+		}
+		c := newChunk(lo, hi, lo == m.start)
+		m.pending = append(m.pending, c)
+		m.nextLo = hi
+		crew.jobs <- c
+	}
+}
+
+// accept takes chunk c, which starts at pos: its markers resolved with the
+// text before it, its text delivered next. It reports false, keeping
+// nothing, when a marker names a byte before the stream's start (the
+// stream is damaged there: decoding it here finds where).
+func (m *member) accept(c *chunk) bool {
+	head := c.data[:len(c.symbols)]
+	if !inflate.Resolve(head, c.symbols, m.hist.bytes()) {
+		return false
+	}
+	m.crc = crc32.Update(m.crc, crc32.IEEETable, head)
+	m.crc = crcCombine(m.crc, c.crc, int64(len(c.data)-len(head)))
+	m.size += uint32(len(c.data))
+	m.hist.push(c.data)
+	m.serving, m.off = c, 0
+	m.pos, m.ended = c.end, c.final
+	m.count(c)
+	m.r.stats.Held++
+	m.r.stats.Resolved += int64(len(head))
+	return true
+}
+
+// count counts a chunk done with, taken or let go.
+func (m *member) count(c *chunk) {
+	m.r.stats.Chunks++
+	m.r.stats.Guesses += int64(c.guesses)
+}
+
+// drop lets the first pending chunk go, stopping its worker.
+func (m *member) drop() {
+	c := m.pending[0]
+	m.pending = m.pending[1:]
+	c.cancel.Store(true)
+	<-c.done
+	m.count(c)
+	m.r.stats.Missed++
+	m.r.crew.bufs.put(c.data, c.symbols)
+}
+
+// dropAll lets every chunk go: the member has ended, or reading stops.
+func (m *member) dropAll() {
+	for _, c := range m.pending {
+		c.cancel.Store(true)
+	}
+	for len(m.pending) > 0 {
+		m.drop()
+	}
+	if m.serving != nil {
+		m.r.crew.bufs.put(m.serving.data, m.serving.symbols)
+		m.serving = nil
+	}
+}
+
+// trailer reads the member's trailer after the stream's end, and checks it
+// against the text: as inflate.Member does, its errors at the offsets
+// decompress gives them.
+func (m *member) trailer() error {
+	at := m.pos / 8
+	var t [8]byte
+	n, err := io.NewSectionReader(m.r.src, 0, m.r.size).ReadAt(t[:], at)
+	if n < len(t) {
+		if err != nil && err != io.EOF {
+			return err
+		}
+		return &decompress.Error{Format: decompress.Gzip, Offset: m.r.size, Err: io.ErrUnexpectedEOF}
+	}
+	m.end = at + int64(len(t))
+	if binary.LittleEndian.Uint32(t[:]) != m.crc || binary.LittleEndian.Uint32(t[4:]) != m.size {
+		return &decompress.Error{Format: decompress.Gzip, Offset: m.end, Err: inflate.ErrChecksum}
+	}
+	return io.EOF
+}
+
+// history is the last 32 KiB of text.
+type history struct {
+	buf [inflate.WindowSize]byte
+	n   int // buf[:n] is the history
+}
+
+func (h *history) bytes() []byte { return h.buf[:h.n] }
+
+// push appends b to the history.
+func (h *history) push(b []byte) {
+	if len(b) >= len(h.buf) {
+		h.n = copy(h.buf[:], b[len(b)-len(h.buf):])
+		return
+	}
+	if h.n+len(b) > len(h.buf) {
+		keep := len(h.buf) - len(b)
+		copy(h.buf[:], h.buf[h.n-keep:h.n])
+		h.n = keep
+	}
+	h.n += copy(h.buf[h.n:], b)
+}
