@@ -1,72 +1,129 @@
 package inflate
 
 import (
-	"encoding/binary"
 	"errors"
 	"io"
-	"unsafe"
+	"math/bits"
 )
 
 // Decoding from a block boundary whose window is unknown: what a decoder
 // that starts on a guess in the middle of a stream does (internal/pgzip),
-// as rapidgzip does it. The 32 KiB before the boundary are not known yet, so
-// the output is made of 16-bit symbols: a byte, or a marker naming a
-// position of the unknown window, which a back-reference into it copies.
-// Once the window is known, a pass replaces each marker with its byte
-// (Resolve). Markers die out: once the last 32 KiB decoded hold none, the
-// rest of the stream is bytes, and an ordinary Decoder can go on from the
-// next block boundary with those 32 KiB as its window (ResetAt).
+// as rapidgzip does it. The 32 KiB before the boundary are not known yet,
+// so a byte that a back-reference copies from there is a marker naming a
+// position of that window, and so is every copy of a marker. Once the
+// window is known, each marker is replaced by its byte (Resolve).
+//
+// rapidgzip writes 16-bit symbols until the last 32 KiB decoded hold no
+// marker, then bytes. On text the markers do not die out so soon: on the Go
+// sources, chains of copies of the licence that opens every file carry a
+// few window bytes on for megabytes. So the text here is bytes from the
+// start, and the markers are kept aside, per line of 64 bytes of the
+// output: a back-reference is checked against them only when it reaches
+// back to before the last marker, and copies the markers it covers.
 
-// MarkerBase is the first marker: a symbol s >= MarkerBase stands for byte
-// s-MarkerBase of the unknown window (the 32 KiB before the start, the
-// first at 0); a symbol below 256 is that byte.
+// MarkerBase is the value of the first marker: a marker v names byte
+// v-MarkerBase of the unknown window (the 32 KiB before the start, the
+// first at 0).
 const MarkerBase = 1 << 15
 
 // ErrMarkerLimit is the error of a MarkerDecoder whose block would take its
-// output past the limit it was given.
-var ErrMarkerLimit = errors.New("inflate: marker output limit reached")
+// text past the room it was given.
+var ErrMarkerLimit = errors.New("inflate: output limit reached")
 
-// MarkerDecoder decodes a raw deflate stream from a block boundary without
-// the window before it, into symbols (see MarkerBase), a block at a time.
-// Its checks are a Decoder's (it reads headers with a Decoder's code), but
-// a distance reaches back into the unknown window whatever the bytes decoded
-// so far: whether the stream really had that much history is for whoever
-// resolves the markers to say. A MarkerDecoder is not safe for concurrent
-// use.
+// lineBits is log2 of the bytes of a line, the unit in which markers are
+// kept.
+const lineBits = 6
+
+// Marker is a byte of a text decoded without its window that is a copy of
+// a byte of the window: Pos in the text, and its value (MarkerBase + the
+// window position).
+type Marker struct {
+	Pos   int32
+	Value uint16
+}
+
+// MarkerDecoder decodes a raw deflate stream from a block boundary, a block
+// at a time, into a buffer it is given, with the 32 KiB window before the
+// boundary known (ResetWindow) or not (Reset); then the bytes copied from
+// the unknown window are markers (Markers, Resolve). Its checks are a
+// Decoder's (it reads headers with a Decoder's code), except that a
+// distance reaches back into an unknown window whatever has been decoded:
+// whether the stream had that much history is for Resolve to say. A
+// MarkerDecoder is not safe for concurrent use.
 type MarkerDecoder struct {
-	// d reads the stream: its input, its tables, its header code and its
-	// state (atHeader between blocks); its output buffer is not used.
+	// d reads the stream: its input, tables, header code and state
+	// (atHeader between blocks); its output buffer is not used.
 	d Decoder
-	// out[:WindowSize] is the unknown window, out[i] = MarkerBase+i; the
-	// symbols decoded follow it. len(out) only grows until Reset.
-	out []uint16
-	// limit is the most symbols (after the window) out may hold.
-	limit int
-	// markersEnd is the index in out after the last marker found by
-	// MarkersEnd, which has looked at out[:scanned]; no marker is in
-	// out[markersEnd:scanned].
-	markersEnd, scanned int
+	// out[:start] is the window (unknown: zeros, every one a marker), then
+	// the text decoded. It is the caller's buffer; decoding stays within
+	// its capacity less markerSlack.
+	out   []byte
+	start int
+	// Markers: bit i%64 of masks[i/64] says that out[i] is one, and then
+	// vals[i] is its value (the other values are stale; vals grows as
+	// markers are made, which past the first MiB or two of text is rare).
+	// taintEnd is the index in out after the last marker (0 for none):
+	// out[taintEnd:] holds none.
+	masks    []uint64
+	vals     []uint16
+	taintEnd int
 }
 
-// Reset makes m decode from the block boundary at bit skip (0 to 7) of
-// src's next byte, keeping at most limit symbols; the symbols of a previous
-// stream are dropped. Bit offsets count from src's next byte, bit 0.
-func (m *MarkerDecoder) Reset(src Source, skip uint, limit int) {
-	m.d.ResetAt(src, skip, nil)
-	if m.out == nil {
-		m.out = make([]uint16, WindowSize, WindowSize+burst)
-		for i := range m.out {
-			m.out[i] = uint16(MarkerBase + i)
-		}
+// markerSlack is the room past the fast loop's limit that a MarkerDecoder
+// needs in its buffer: a match started before the limit, with the word
+// copies' overshoot.
+const markerSlack = maxMatch + 32
+
+// BufferRoom returns the capacity a buffer needs for text bytes of text:
+// the window, the text and the slack.
+func BufferRoom(text int) int { return WindowSize + text + markerSlack }
+
+// Reset makes m decode into buf, from the block boundary at bit skip (0 to
+// 7) of src's next byte, with the window before it unknown. Bit offsets
+// count from src's next byte, bit 0. buf's capacity bounds the text
+// (BufferRoom).
+func (m *MarkerDecoder) Reset(src Source, skip uint, buf []byte) {
+	m.reset(src, skip, buf, WindowSize)
+	clear(m.out)
+	m.growVals(WindowSize)
+	for i := range WindowSize {
+		m.vals[i] = uint16(MarkerBase + i)
 	}
-	m.out = m.out[:WindowSize]
-	m.limit = limit
-	m.markersEnd, m.scanned = WindowSize, WindowSize
+	for line := range WindowSize >> lineBits {
+		m.masks[line] = ^uint64(0)
+	}
+	m.taintEnd = WindowSize
 }
 
-// Symbols returns the symbols decoded so far. The slice is m's own, valid
-// until the next call of Block or Reset.
-func (m *MarkerDecoder) Symbols() []uint16 { return m.out[WindowSize:] }
+// ResetWindow makes m decode into buf from the block boundary at bit skip
+// of src's next byte, window being the text before it (its last 32 KiB;
+// fewer only at the start of a stream): no byte is a marker.
+func (m *MarkerDecoder) ResetWindow(src Source, skip uint, buf []byte, window []byte) {
+	if len(window) > WindowSize {
+		window = window[len(window)-WindowSize:]
+	}
+	m.reset(src, skip, buf, len(window))
+	copy(m.out, window)
+}
+
+func (m *MarkerDecoder) reset(src Source, skip uint, buf []byte, start int) {
+	m.d.ResetAt(src, skip, nil)
+	m.d.out = output{} // not used: the text goes to buf
+	if cap(buf) < start+markerSlack+1 {
+		buf = make([]byte, 0, BufferRoom(1<<16))
+	}
+	clear(m.masks[:min(len(m.masks), m.taintEnd>>lineBits+2)])
+	if n := cap(buf)>>lineBits + 2; len(m.masks) < n {
+		m.masks = make([]uint64, n)
+	}
+	m.out, m.start = buf[:start], start
+	m.taintEnd = 0
+}
+
+// Text returns the text decoded so far, markers as zeros. It is the start
+// of the buffer given to Reset after the window: valid until the next
+// Reset.
+func (m *MarkerDecoder) Text() []byte { return m.out[m.start:] }
 
 // InputBits returns the bits of the stream consumed, from the start given
 // to Reset (its skipped bits included).
@@ -75,26 +132,32 @@ func (m *MarkerDecoder) InputBits() int64 { return m.d.in.consumed() }
 // Final reports whether the stream's final block has been decoded.
 func (m *MarkerDecoder) Final() bool { return m.d.state == atEnd }
 
-// MarkersEnd returns the number of symbols up to the last marker: every
-// symbol from there on is a byte. With WindowSize of them after it, the
-// stream can go on as bytes (Symbols' last WindowSize are its window).
-func (m *MarkerDecoder) MarkersEnd() int {
-	for i := len(m.out) - 1; i >= m.scanned; i-- {
-		if m.out[i] >= 256 {
-			m.markersEnd = i + 1
-			break
+// MarkersEnd returns the length of the text up to its last marker: the
+// text after it is whole.
+func (m *MarkerDecoder) MarkersEnd() int { return max(0, m.taintEnd-m.start) }
+
+// Markers appends the markers among the first n bytes of the text to dst,
+// in the order of the text, and returns it.
+func (m *MarkerDecoder) Markers(dst []Marker, n int) []Marker {
+	end := min(m.taintEnd, m.start+n)
+	for line := m.start >> lineBits; line<<lineBits < end; line++ {
+		for mask := m.masks[line]; mask != 0; mask &= mask - 1 {
+			p := line<<lineBits + bits.TrailingZeros64(mask)
+			if p >= end {
+				return dst
+			}
+			dst = append(dst, Marker{int32(p - m.start), m.vals[p]})
 		}
 	}
-	m.scanned = len(m.out)
-	return m.markersEnd - WindowSize
+	return dst
 }
 
-// Block decodes the next block, header and symbols, and returns nil at its
+// Block decodes the next block, header and text, and returns nil at its
 // end (Final then says whether it was the last). Called after the final
 // block it returns io.EOF. An error that stops the decoder (a
 // *CorruptError, io.ErrUnexpectedEOF, an error of the source,
-// ErrMarkerLimit) is returned by this call and every later one; the symbols
-// of a block that fails are kept.
+// ErrMarkerLimit) is returned by this call and every later one; the text
+// of a block that fails is kept.
 func (m *MarkerDecoder) Block() error {
 	d := &m.d
 	if d.err == nil && d.state == atEnd {
@@ -113,16 +176,12 @@ func (m *MarkerDecoder) Block() error {
 	return d.err
 }
 
-// room makes room in out for n more symbols, or fails m with ErrMarkerLimit.
+// room reports whether out has room for n more bytes, or fails m with
+// ErrMarkerLimit.
 func (m *MarkerDecoder) room(n int) bool {
-	if len(m.out)+n > WindowSize+m.limit {
+	if len(m.out)+n > cap(m.out)-markerSlack {
 		m.d.err = ErrMarkerLimit
 		return false
-	}
-	if len(m.out)+n > cap(m.out) {
-		grown := make([]uint16, len(m.out), max(2*cap(m.out), len(m.out)+n))
-		copy(grown, m.out)
-		m.out = grown
 	}
 	return true
 }
@@ -142,9 +201,7 @@ func (m *MarkerDecoder) stored() {
 		if !m.room(n) {
 			return
 		}
-		for _, b := range in.in[in.ip : in.ip+n] {
-			m.out = append(m.out, uint16(b))
-		}
+		m.out = append(m.out, in.in[in.ip:in.ip+n]...)
 		in.ip += n
 		d.stored -= n
 	}
@@ -157,7 +214,7 @@ func (m *MarkerDecoder) stored() {
 func (m *MarkerDecoder) huffman() {
 	d, in := &m.d, &m.d.in
 	for d.state == inHuffman && d.err == nil {
-		if in.ip+inMargin <= len(in.in) && m.fastRoom() {
+		if in.ip+inMargin <= len(in.in) && len(m.out) < m.fastEnd() {
 			m.fast()
 			continue
 		}
@@ -189,7 +246,7 @@ func (m *MarkerDecoder) symbol() bool {
 	case e&flagLiteral != 0:
 		if m.room(1) {
 			in.drop(used)
-			m.out = append(m.out, uint16(e>>valueShift&0xff))
+			m.out = append(m.out, byte(e>>valueShift))
 		}
 		return true
 	case e&flagEnd != 0:
@@ -220,6 +277,9 @@ func (m *MarkerDecoder) symbol() bool {
 	if !m.room(length) {
 		return true
 	}
+	if m.mayCopyMarkers(w-distance, length) {
+		m.copyMarkers(w-distance, w, length)
+	}
 	m.out = m.out[:w+length]
 	for i := w; i < w+length; i++ {
 		m.out[i] = m.out[i-distance]
@@ -227,69 +287,95 @@ func (m *MarkerDecoder) symbol() bool {
 	return true
 }
 
-// Resolve replaces the markers of symbols with the bytes of window, the
-// bytes before the start (its last 32 KiB; fewer only at the start of a
-// stream), writing the bytes to dst, len(dst) >= len(symbols). It returns
-// false, having written part of dst, if a marker names a byte before the
-// start of window's stream: a distance too far back.
-func Resolve(dst []byte, symbols []uint16, window []byte) bool {
+// copyMarkers gives the n bytes written at dst by a back-reference to src
+// the markers of the bytes they copy. A copy that overlaps itself copies
+// the markers it has just written: byte by byte when it reaches back less
+// than a line, else in pieces that do not overlap.
+func (m *MarkerDecoder) copyMarkers(src, dst, n int) {
+	const lineMask = 1<<lineBits - 1
+	dist := dst - src
+	if dist <= lineMask {
+		for k := 0; k < n; k++ {
+			if q := src + k; m.masks[q>>lineBits]>>(q&lineMask)&1 != 0 {
+				m.mark(dst+k, m.vals[q])
+			}
+		}
+		return
+	}
+	for k := 0; k < n; k += dist {
+		m.copyApart(src+k, dst+k, min(dist, n-k))
+	}
+}
+
+// copyApart is copyMarkers for a copy that does not overlap itself: the
+// values wholesale, the masks a line at a time.
+func (m *MarkerDecoder) copyApart(src, dst, n int) {
+	const lineMask = 1<<lineBits - 1
+	m.growVals(dst + n)
+	copy(m.vals[dst:dst+n], m.vals[src:src+n]) // those without a mask bit are not read
+	end := src + n
+	for q := src; q < end; {
+		next := min(end, (q|lineMask)+1)
+		b := m.masks[q>>lineBits] >> (q & lineMask) & (1<<(next-q) - 1)
+		if b != 0 {
+			d := q + dst - src
+			o := uint(d & lineMask)
+			m.masks[d>>lineBits] |= b << o
+			if o > 0 {
+				m.masks[d>>lineBits+1] |= b >> (64 - o)
+			}
+			m.taintEnd = max(m.taintEnd, d+64-bits.LeadingZeros64(b))
+		}
+		q = next
+	}
+}
+
+// mayCopyMarkers reports whether a back-reference of n bytes to src may
+// copy markers: for one of a line or less, whether it does.
+func (m *MarkerDecoder) mayCopyMarkers(src, n int) bool {
+	if src >= m.taintEnd {
+		return false
+	}
+	if n > 1<<lineBits {
+		return true
+	}
+	i, o := src>>lineBits, uint(src&(1<<lineBits-1))
+	x := m.masks[i]>>o | m.masks[i+1]<<(64-o)
+	return x&(1<<uint(n)-1) != 0
+}
+
+// mark makes out[p] a marker of value v.
+func (m *MarkerDecoder) mark(p int, v uint16) {
+	if p >= len(m.vals) {
+		m.growVals(p + 1)
+	}
+	m.masks[p>>lineBits] |= 1 << (p & (1<<lineBits - 1))
+	m.vals[p] = v
+	m.taintEnd = max(m.taintEnd, p+1)
+}
+
+// growVals makes vals at least n long.
+func (m *MarkerDecoder) growVals(n int) {
+	if n > len(m.vals) {
+		m.vals = append(m.vals, make([]uint16, max(n, 2*len(m.vals), 1<<16)-len(m.vals))...)
+	}
+}
+
+// Resolve replaces the markers of text (as Markers gave them) with the bytes
+// of window, the text before it (its last 32 KiB; fewer only at the start
+// of a stream). It returns false, having replaced some, if a marker names a
+// byte before the start of window's stream: a distance too far back.
+func Resolve(text []byte, markers []Marker, window []byte) bool {
 	if len(window) > WindowSize {
 		window = window[len(window)-WindowSize:]
 	}
-	dst = dst[:len(symbols)]
-	i := 0
-	if littleEndian {
-		i = packBytes(dst, symbols)
-	}
-	// A marker s names window[s-MarkerBase-missing].
-	missing := WindowSize - len(window)
-	for ; i < len(symbols); i++ {
-		s := symbols[i]
-		if s < 256 {
-			dst[i] = byte(s)
-			continue
-		}
-		k := int(s) - MarkerBase - missing
+	missing := WindowSize - len(window) // a marker v names window[v-MarkerBase-missing]
+	for _, mk := range markers {
+		k := int(mk.Value) - MarkerBase - missing
 		if k < 0 {
 			return false
 		}
-		dst[i] = window[k]
-		if littleEndian && i%8 == 7 {
-			i += packBytes(dst[i+1:], symbols[i+1:])
-		}
+		text[mk.Pos] = window[k]
 	}
 	return true
-}
-
-// littleEndian says whether a uint16 lies in memory low byte first, as
-// packBytes reads it.
-var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
-
-// packBytes copies the symbols of the longest run of whole groups of eight
-// at the start of symbols that holds no marker into dst as bytes, eight at a
-// time, and returns their number. Its loads and stores are unchecked
-// (word), within the groups the loop's condition counts.
-func packBytes(dst []byte, symbols []uint16) int {
-	n := min(len(dst), len(symbols)) &^ 7
-	if n == 0 {
-		return 0
-	}
-	src := unsafe.Pointer(unsafe.SliceData(symbols))
-	out := unsafe.Pointer(unsafe.SliceData(dst))
-	i := 0
-	for ; i < n; i += 8 {
-		x, y := load64(src, 2*i), load64(src, 2*i+8)
-		if (x|y)&0xff00ff00ff00ff00 != 0 {
-			break
-		}
-		store64(out, i, pack4(x)|pack4(y)<<32)
-	}
-	return i
-}
-
-// pack4 returns the low bytes of the four 16-bit lanes of x, whose high
-// bytes are zero, in its low 32 bits.
-func pack4(x uint64) uint64 {
-	x = (x | x>>8) & 0x0000ffff0000ffff
-	return (x | x>>16) & 0xffffffff
 }

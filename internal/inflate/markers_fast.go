@@ -2,25 +2,21 @@ package inflate
 
 import "unsafe"
 
-// markerSlack is the room past a MarkerDecoder's fast loop's limit, in
-// symbols: a match started before the limit, with the word copies'
-// overshoot (at most 16 symbols past a match of 258).
-const markerSlack = maxMatch + 16
+// fastEnd is where the fast loop stops: markerSlack short of out's
+// capacity.
+func (m *MarkerDecoder) fastEnd() int { return cap(m.out) - markerSlack }
 
-// markerRoom is the least room the fast loop is worth starting with.
-const markerRoom = 1 << 12
-
-// fast decodes symbols as Decoder.fast does, into 16-bit symbols, while the
-// input in hand holds inMargin bytes and out has room below its capacity
-// and the limit. It returns with the state saved, having decoded nothing if
-// there was not room for it to start.
+// fast decodes symbols as Decoder.fast does, into out, while the input in
+// hand holds inMargin bytes and out has room; a back-reference that reaches
+// back to before the last marker also copies the markers it covers
+// (copyMarkers), which past the first few hundred KiB of a chunk of text is
+// rare.
 //
 // Its loads and stores are unchecked (word), bounded by the loop's
-// condition as Decoder.fast's are: it starts with ip <= len(in)-inMargin and
-// w < outEnd, where outEnd leaves markerSlack symbols of capacity, and
-// writes at most three symbols or a match of at most 258, copied in words
-// of four symbols ending at most 15 symbols past it; a match reads from
-// w-distance with distance <= w.
+// condition as Decoder.fast's are: it starts with ip <= len(in)-inMargin
+// and w < cap(out)-markerSlack, and writes at most three literals or a
+// match of at most 258 bytes, copied in words of 8 that end at most 31
+// bytes past it; a match reads from w-distance with distance <= w.
 func (m *MarkerDecoder) fast() {
 	d := &m.d
 	in, ip := d.in.in, d.in.ip
@@ -28,7 +24,7 @@ func (m *MarkerDecoder) fast() {
 	inEnd := len(in) - inMargin
 	w := len(m.out)
 	outEnd := m.fastEnd()
-	if ip > inEnd || w >= outEnd || outEnd > cap(m.out)-markerSlack {
+	if ip > inEnd || w >= outEnd {
 		panic("inflate: marker fast loop bounds")
 	}
 	lit, dist := d.lit, d.dist
@@ -42,19 +38,19 @@ func (m *MarkerDecoder) fast() {
 		if e&flagLiteral != 0 {
 			bits >>= e & 63
 			nbits -= uint(e & 63)
-			store16(out, w, uint16(e>>valueShift&0xff))
+			store8(out, w, byte(e>>valueShift))
 			w++
 			e = lit[bits&litlenMask]
 			if e&flagLiteral != 0 {
 				bits >>= e & 63
 				nbits -= uint(e & 63)
-				store16(out, w, uint16(e>>valueShift&0xff))
+				store8(out, w, byte(e>>valueShift))
 				w++
 				e = lit[bits&litlenMask]
 				if e&flagLiteral != 0 {
 					bits >>= e & 63
 					nbits -= uint(e & 63)
-					store16(out, w, uint16(e>>valueShift&0xff))
+					store8(out, w, byte(e>>valueShift))
 					w++
 					continue
 				}
@@ -71,7 +67,7 @@ func (m *MarkerDecoder) fast() {
 				if e&flagLiteral != 0 {
 					bits >>= e & 63
 					nbits -= uint(e & 63)
-					store16(out, w, uint16(e>>valueShift&0xff))
+					store8(out, w, byte(e>>valueShift))
 					w++
 					continue
 				}
@@ -113,26 +109,27 @@ func (m *MarkerDecoder) fast() {
 			d.corrupt("distance too far back")
 			return
 		}
+		if m.mayCopyMarkers(w-distance, length) {
+			m.copyMarkers(w-distance, w, length)
+		}
 		end := w + length
 		switch {
-		case distance >= 4:
-			// Words of four symbols; four words whatever the length.
-			store64(out, 2*w, load64(out, 2*(w-distance)))
-			store64(out, 2*w+8, load64(out, 2*(w-distance)+8))
-			store64(out, 2*w+16, load64(out, 2*(w-distance)+16))
-			store64(out, 2*w+24, load64(out, 2*(w-distance)+24))
-			for i := w + 16; i < end; i += 4 {
-				store64(out, 2*i, load64(out, 2*(i-distance)))
+		case distance >= 8:
+			store64(out, w, load64(out, w-distance))
+			store64(out, w+8, load64(out, w+8-distance))
+			store64(out, w+16, load64(out, w+16-distance))
+			store64(out, w+24, load64(out, w+24-distance))
+			for i := w + 32; i < end; i += 8 {
+				store64(out, i, load64(out, i-distance))
 			}
 		case distance == 1:
-			// The symbol's two bytes as they lie in memory, repeated.
-			v := (uint64(load8(out, 2*w-1))<<8 | uint64(load8(out, 2*w-2))) * 0x0001000100010001
-			for i := w; i < end; i += 4 {
-				store64(out, 2*i, v)
+			v := uint64(load8(out, w-1)) * 0x0101010101010101
+			for i := w; i < end; i += 8 {
+				store64(out, i, v)
 			}
 		default:
 			for i := w; i < end; i++ {
-				store16(out, i, load16(out, i-distance))
+				store8(out, i, load8(out, i-distance))
 			}
 		}
 		w = end
@@ -145,24 +142,3 @@ func (m *MarkerDecoder) save(ip int, bits uint64, nbits uint, w int) {
 	m.d.in.ip, m.d.in.bits, m.d.in.nbits = ip, bits, nbits
 	m.out = m.out[:w]
 }
-
-// fastEnd is where the fast loop stops: markerSlack short of out's capacity,
-// and a match short of the limit.
-func (m *MarkerDecoder) fastEnd() int {
-	return min(cap(m.out)-markerSlack, WindowSize+m.limit-maxMatch)
-}
-
-// fastRoom grows out's capacity, within the limit, so that the fast loop
-// has room, and reports whether it has.
-func (m *MarkerDecoder) fastRoom() bool {
-	if cap(m.out)-len(m.out) < markerRoom+markerSlack && cap(m.out) < WindowSize+m.limit+markerSlack {
-		grown := make([]uint16, len(m.out), min(max(2*cap(m.out), len(m.out)+markerRoom+markerSlack), WindowSize+m.limit+markerSlack))
-		copy(grown, m.out)
-		m.out = grown
-	}
-	return len(m.out) < m.fastEnd()
-}
-
-func load16(p unsafe.Pointer, i int) uint16 { return *(*uint16)(unsafe.Add(p, 2*i)) }
-
-func store16(p unsafe.Pointer, i int, v uint16) { *(*uint16)(unsafe.Add(p, 2*i)) = v }

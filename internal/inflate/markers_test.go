@@ -51,19 +51,30 @@ func blockPoints(t testing.TB, stream, data []byte) []blockPoint {
 }
 
 // markerDecodeAll decodes stream from bit p to its end with a
-// MarkerDecoder, block by block, and returns the symbols, the bit where
-// each block ended, and the error that stopped it (nil at the stream's end).
-func markerDecodeAll(stream []byte, p int64, limit int) ([]uint16, []int64, error) {
+// MarkerDecoder (the window unknown, or given), block by block, and returns
+// the text, its markers, the bit where each block ended, and the error that
+// stopped it (nil at the stream's end).
+func markerDecodeAll(stream []byte, p int64, window []byte, known bool) ([]byte, []inflate.Marker, []int64, error) {
 	var m inflate.MarkerDecoder
-	m.Reset(bufio.NewReaderSize(bytes.NewReader(stream[p/8:]), 16), uint(p%8), limit)
+	src := bufio.NewReaderSize(bytes.NewReader(stream[p/8:]), 16)
+	buf := make([]byte, 0, inflate.BufferRoom(max(1<<20, 8*len(stream))))
+	if known {
+		m.ResetWindow(src, uint(p%8), buf, window)
+	} else {
+		m.Reset(src, uint(p%8), buf)
+	}
 	var ends []int64
 	for {
 		err := m.Block()
 		if err == io.EOF {
-			return append([]uint16(nil), m.Symbols()...), ends, nil
+			err = nil
 		}
-		if err != nil {
-			return append([]uint16(nil), m.Symbols()...), ends, err
+		if err != nil || m.Final() {
+			if m.Final() {
+				ends = append(ends, p/8*8+m.InputBits())
+			}
+			text := m.Text()
+			return append([]byte(nil), text...), m.Markers(nil, len(text)), ends, err
 		}
 		ends = append(ends, p/8*8+m.InputBits())
 	}
@@ -91,17 +102,18 @@ func streams(t testing.TB) map[string][2][]byte {
 }
 
 // TestMarkerDecoderFromEveryBlock starts a MarkerDecoder at every block
-// boundary of every stream: with the window known afterwards, the symbols
-// resolve to exactly the bytes after the boundary, its blocks end where the
-// Decoder's do, and the markers end where the bytes stop depending on the
-// window.
+// boundary of every stream: its blocks end where the Decoder's do; the
+// bytes that are not markers are the text's already, and the markers
+// resolve with the window to the rest; given the window, it decodes the
+// text with no marker.
 func TestMarkerDecoderFromEveryBlock(t *testing.T) {
 	for name, s := range streams(t) {
 		stream, data := s[0], s[1]
 		points := blockPoints(t, stream, data)
 		t.Run(name, func(t *testing.T) {
 			for i, p := range points {
-				syms, ends, err := markerDecodeAll(stream, p.Bit, 1<<30)
+				want := data[p.Out:]
+				text, markers, ends, err := markerDecodeAll(stream, p.Bit, nil, false)
 				if err != nil {
 					t.Fatalf("from block %d (bit %d): %v", i, p.Bit, err)
 				}
@@ -110,17 +122,24 @@ func TestMarkerDecoderFromEveryBlock(t *testing.T) {
 						t.Fatalf("from block %d: block %d ends at bit %d, the next starts at %d", i, i+k, e, points[i+1+k].Bit)
 					}
 				}
-				got := make([]byte, len(syms))
-				if !inflate.Resolve(got, syms, p.window) {
+				isMarker := make([]bool, len(text))
+				for _, mk := range markers {
+					isMarker[mk.Pos] = true
+				}
+				for j := range text {
+					if !isMarker[j] && text[j] != want[j] {
+						t.Fatalf("from block %d: byte %d is no marker and differs", i, j)
+					}
+				}
+				if !inflate.Resolve(text, markers, p.window) {
 					t.Fatalf("from block %d: Resolve finds a distance too far back", i)
 				}
-				if !bytes.Equal(got, data[p.Out:]) {
-					t.Fatalf("from block %d: %d bytes, want %d, the first difference at %d", i, len(got), len(data)-int(p.Out), firstDiff(got, data[p.Out:]))
+				if !bytes.Equal(text, want) {
+					t.Fatalf("from block %d: %d bytes, want %d, the first difference at %d", i, len(text), len(want), firstDiff(text, want))
 				}
-				for j, sym := range syms {
-					if sym >= inflate.MarkerBase && int(sym)-inflate.MarkerBase < inflate.WindowSize-len(p.window) {
-						t.Fatalf("from block %d: symbol %d names a byte before the stream", i, j)
-					}
+				known, markers, _, err := markerDecodeAll(stream, p.Bit, p.window, true)
+				if err != nil || len(markers) != 0 || !bytes.Equal(known, want) {
+					t.Fatalf("from block %d with its window: %v, %d markers, the first difference at %d", i, err, len(markers), firstDiff(known, want))
 				}
 			}
 		})
@@ -141,13 +160,16 @@ func TestResolveTooFarBack(t *testing.T) {
 			_, derr := io.ReadAll(d)
 			var ce *inflate.CorruptError
 			tooFar := errors.As(derr, &ce) && ce.Reason == "distance too far back"
-			syms, _, err := markerDecodeAll(stream, p.Bit, 1<<30)
+			text, markers, _, err := markerDecodeAll(stream, p.Bit, nil, false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := make([]byte, len(syms))
-			if ok := inflate.Resolve(got, syms, window); ok == tooFar {
+			if ok := inflate.Resolve(text, markers, window); ok == tooFar {
 				t.Fatalf("block %d, window of %d: Resolve %v, the Decoder's error %v", i, len(window), ok, derr)
+			}
+			_, _, _, err = markerDecodeAll(stream, p.Bit, window, true)
+			if errors.As(err, &ce) != tooFar {
+				t.Fatalf("block %d, window of %d given: %v, the Decoder's error %v", i, len(window), err, derr)
 			}
 		}
 	}
@@ -176,42 +198,51 @@ func goSources(t testing.TB, n int) []byte {
 	return out[:n]
 }
 
-// TestMarkersDieOut: on text the markers end, so that the rest is decoded
-// as bytes; on the Go sources within a few hundred KiB to 2 MiB of the start
-// (chains of copies of the licence that opens every file carry the
-// window's bytes on until a file longer than 32 KiB breaks them).
-func TestMarkersDieOut(t *testing.T) {
-	data := goSources(t, 6<<20)
+// TestMarkersOnText: on the Go sources the markers last (chains of copies
+// of the licence that opens every file carry window bytes on for
+// megabytes), but they are few past the first few hundred KiB.
+func TestMarkersOnText(t *testing.T) {
+	data := goSources(t, 4<<20)
 	stream := deflate(t, data, 6, 0)
 	points := blockPoints(t, stream, data)
-	var ends []int
-	for _, p := range points[1:min(len(points), 12)] {
-		var m inflate.MarkerDecoder
-		m.Reset(bufio.NewReader(bytes.NewReader(stream[p.Bit/8:])), uint(p.Bit%8), 1<<30)
-		for m.Block() == nil {
+	for _, p := range points[1:min(len(points), 6)] {
+		text, markers, _, err := markerDecodeAll(stream, p.Bit, nil, false)
+		if err != nil {
+			t.Fatal(err)
 		}
-		end := m.MarkersEnd()
-		ends = append(ends, end)
-		if end > len(m.Symbols())-inflate.WindowSize {
-			t.Errorf("from bit %d: the last marker at symbol %d of %d", p.Bit, end, len(m.Symbols()))
+		var late int
+		for _, mk := range markers {
+			if mk.Pos >= 512<<10 {
+				late++
+			}
+		}
+		t.Logf("from bit %d: %d markers in %d bytes, %d past 512 KiB, the last at %d", p.Bit, len(markers), len(text), late, markers[len(markers)-1].Pos)
+		if late > (len(text)-512<<10)/50 {
+			t.Errorf("from bit %d: %d markers past 512 KiB", p.Bit, late)
 		}
 	}
-	t.Logf("the markers end at symbol %v", ends)
 }
 
-// TestMarkerLimit: a block that would pass the limit stops the decoder with
-// ErrMarkerLimit, keeping no more than the limit.
+// TestMarkerLimit: a block that would pass the buffer's room stops the
+// decoder with ErrMarkerLimit, within the room.
 func TestMarkerLimit(t *testing.T) {
 	data := samples(t)["mixed"]
 	stream := deflate(t, data, 6, 0)
-	var m inflate.MarkerDecoder
-	m.Reset(bufio.NewReader(bytes.NewReader(stream)), 0, 50000)
-	var err error
-	for err == nil {
-		err = m.Block()
-	}
-	if err != inflate.ErrMarkerLimit || len(m.Symbols()) > 50000 {
-		t.Fatalf("%v with %d symbols, want ErrMarkerLimit with at most 50000", err, len(m.Symbols()))
+	for _, known := range []bool{false, true} {
+		var m inflate.MarkerDecoder
+		buf := make([]byte, 0, inflate.BufferRoom(50000))
+		if known {
+			m.ResetWindow(bufio.NewReader(bytes.NewReader(stream)), 0, buf, nil)
+		} else {
+			m.Reset(bufio.NewReader(bytes.NewReader(stream)), 0, buf)
+		}
+		var err error
+		for err == nil {
+			err = m.Block()
+		}
+		if err != inflate.ErrMarkerLimit || len(m.Text()) > inflate.BufferRoom(50000) || !bytes.HasPrefix(data, m.Text()) && known {
+			t.Fatalf("%v with %d bytes, want ErrMarkerLimit within the room", err, len(m.Text()))
+		}
 	}
 }
 
@@ -273,6 +304,7 @@ func TestNextHeaderOnRandomBits(t *testing.T) {
 		data[i] = byte(rng.Uint32())
 	}
 	found := 0
+	buf := make([]byte, 0, inflate.BufferRoom(1<<20))
 	for p := int64(0); ; p++ {
 		p = inflate.NextHeader(data, p, int64(len(data))*8)
 		if p < 0 {
@@ -280,7 +312,7 @@ func TestNextHeaderOnRandomBits(t *testing.T) {
 		}
 		found++
 		var m inflate.MarkerDecoder
-		m.Reset(bufio.NewReader(bytes.NewReader(data[p/8:])), uint(p%8), 1<<20)
+		m.Reset(bufio.NewReader(bytes.NewReader(data[p/8:])), uint(p%8), buf)
 		err := m.Block()
 		var ce *inflate.CorruptError
 		if errors.As(err, &ce) && ce.Bit < 17+57+3*316 {

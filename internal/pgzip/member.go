@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"io"
+	"time"
 
 	"github.com/foreachio/foreach/internal/decompress"
 	"github.com/foreachio/foreach/internal/inflate"
@@ -50,13 +51,13 @@ func newMember(r *Reader, start int64) *member {
 func (m *member) Read(p []byte) (int, error) {
 	for {
 		if c := m.serving; c != nil {
-			if m.off < len(c.data) {
-				n := copy(p, c.data[m.off:])
+			if m.off < len(c.text.data) {
+				n := copy(p, c.text.data[m.off:])
 				m.off += n
 				return n, nil
 			}
 			m.serving = nil
-			m.r.crew.bufs.put(c.data, c.symbols)
+			m.r.crew.bufs.put(&c.text)
 			continue
 		}
 		if m.stream != nil {
@@ -84,12 +85,14 @@ func (m *member) next() {
 			return
 		}
 		c := m.pending[0]
+		t0 := time.Now()
 		<-c.done
-		if c.start == m.pos && m.accept(c) {
+		m.r.stats.Waiting += time.Since(t0)
+		if c.text.start == m.pos && m.accept(c) {
 			m.pending = m.pending[1:]
 			return
 		}
-		if c.start > m.pos {
+		if c.text.start > m.pos {
 			m.startStream()
 			return
 		}
@@ -120,19 +123,22 @@ func (m *member) send() {
 // nothing, when a marker names a byte before the stream's start (the
 // stream is damaged there: decoding it here finds where).
 func (m *member) accept(c *chunk) bool {
-	head := c.data[:len(c.symbols)]
-	if !inflate.Resolve(head, c.symbols, m.hist.bytes()) {
+	t0 := time.Now()
+	defer func() { m.r.stats.Resolving += time.Since(t0) }()
+	t := &c.text
+	if !inflate.Resolve(t.data, t.markers, m.hist.bytes()) {
 		return false
 	}
-	m.crc = crc32.Update(m.crc, crc32.IEEETable, head)
-	m.crc = crcCombine(m.crc, c.crc, int64(len(c.data)-len(head)))
-	m.size += uint32(len(c.data))
-	m.hist.push(c.data)
+	m.crc = crc32.Update(m.crc, crc32.IEEETable, t.data[:t.split])
+	m.crc = crcCombine(m.crc, t.crc, int64(len(t.data)-t.split))
+	m.size += uint32(len(t.data))
+	m.hist.push(t.data)
 	m.serving, m.off = c, 0
-	m.pos, m.ended = c.end, c.final
+	m.pos, m.ended = t.end, t.final
 	m.count(c)
 	m.r.stats.Held++
-	m.r.stats.Resolved += int64(len(head))
+	m.r.stats.Markers += int64(len(t.markers))
+	m.r.stats.Checked += int64(t.split)
 	return true
 }
 
@@ -140,6 +146,11 @@ func (m *member) accept(c *chunk) bool {
 func (m *member) count(c *chunk) {
 	m.r.stats.Chunks++
 	m.r.stats.Guesses += int64(c.guesses)
+	if c.text.start != noGuess && !c.first {
+		m.r.stats.Started++
+	}
+	m.r.stats.GuessTime += c.times.guess
+	m.r.stats.DecodeTime += c.times.decode
 }
 
 // drop lets the first pending chunk go, stopping its worker.
@@ -150,7 +161,7 @@ func (m *member) drop() {
 	<-c.done
 	m.count(c)
 	m.r.stats.Missed++
-	m.r.crew.bufs.put(c.data, c.symbols)
+	m.r.crew.bufs.put(&c.text)
 }
 
 // dropAll lets every chunk go: the member has ended, or reading stops.
@@ -162,7 +173,7 @@ func (m *member) dropAll() {
 		m.drop()
 	}
 	if m.serving != nil {
-		m.r.crew.bufs.put(m.serving.data, m.serving.symbols)
+		m.r.crew.bufs.put(&m.serving.text)
 		m.serving = nil
 	}
 }

@@ -233,7 +233,7 @@ type crew struct {
 }
 
 func startCrew(src io.ReaderAt, size int64, opt Options) *crew {
-	c := &crew{depth: opt.Workers + 2, bufs: &bufferPool{dataSize: opt.MaxChunkText}}
+	c := &crew{depth: opt.Workers + 2, bufs: &bufferPool{text: opt.MaxChunkText}}
 	c.jobs = make(chan *chunk, c.depth)
 	for range opt.Workers {
 		w := newWorker(src, size, c.bufs)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"io"
+	"time"
 
 	"github.com/foreachio/foreach/internal/decompress"
 	"github.com/foreachio/foreach/internal/inflate"
@@ -92,6 +93,8 @@ func (m *member) atBoundary(b inflate.Block) {
 // It returns 0 bytes and no error when the streamer has stopped there, or
 // at the stream's end.
 func (m *member) readStream(p []byte) (int, error) {
+	t0 := time.Now()
+	defer func() { m.r.stats.Streaming += time.Since(t0) }()
 	s := m.stream
 	if s.stopOut != noGuess {
 		left := s.stopOut - s.out
