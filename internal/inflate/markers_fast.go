@@ -6,11 +6,8 @@ import "unsafe"
 // capacity.
 func (m *MarkerDecoder) fastEnd() int { return cap(m.out) - markerSlack }
 
-// fast decodes symbols as Decoder.fast does, into out, while the input in
-// hand holds inMargin bytes and out has room; a back-reference that reaches
-// back to before the last marker also copies the markers it covers
-// (copyMarkers), which past the first few hundred KiB of a chunk of text is
-// rare.
+// fast decodes symbols as Decoder.fast does, as bytes into out, while the
+// input in hand holds inMargin bytes and out has room.
 //
 // Its loads and stores are unchecked (word), bounded by the loop's
 // condition as Decoder.fast's are: it starts with ip <= len(in)-inMargin
@@ -108,9 +105,6 @@ func (m *MarkerDecoder) fast() {
 			m.save(ip, bits, nbits, w)
 			d.corrupt("distance too far back")
 			return
-		}
-		if m.mayCopyMarkers(w-distance, length) {
-			m.copyMarkers(w-distance, w, length)
 		}
 		end := w + length
 		switch {

@@ -52,16 +52,16 @@ func blockPoints(t testing.TB, stream, data []byte) []blockPoint {
 
 // markerDecodeAll decodes stream from bit p to its end with a
 // MarkerDecoder (the window unknown, or given), block by block, and returns
-// the text, its markers, the bit where each block ended, and the error that
-// stopped it (nil at the stream's end).
-func markerDecodeAll(stream []byte, p int64, window []byte, known bool) ([]byte, []inflate.Marker, []int64, error) {
+// the text, the symbols its first bytes still are, the bit where each block
+// ended, and the error that stopped it (nil at the stream's end).
+func markerDecodeAll(stream []byte, p int64, window []byte, known bool) ([]byte, []uint16, []int64, error) {
 	var m inflate.MarkerDecoder
 	src := bufio.NewReaderSize(bytes.NewReader(stream[p/8:]), 16)
 	buf := make([]byte, 0, inflate.BufferRoom(max(1<<20, 8*len(stream))))
 	if known {
 		m.ResetWindow(src, uint(p%8), buf, window)
 	} else {
-		m.Reset(src, uint(p%8), buf)
+		m.Reset(src, uint(p%8), buf, nil)
 	}
 	var ends []int64
 	for {
@@ -73,8 +73,8 @@ func markerDecodeAll(stream []byte, p int64, window []byte, known bool) ([]byte,
 			if m.Final() {
 				ends = append(ends, p/8*8+m.InputBits())
 			}
-			text := m.Text()
-			return append([]byte(nil), text...), m.Markers(nil, len(text)), ends, err
+			text, syms := m.Text(m.Len())
+			return append([]byte(nil), text...), append([]uint16(nil), syms...), ends, err
 		}
 		ends = append(ends, p/8*8+m.InputBits())
 	}
@@ -103,17 +103,18 @@ func streams(t testing.TB) map[string][2][]byte {
 
 // TestMarkerDecoderFromEveryBlock starts a MarkerDecoder at every block
 // boundary of every stream: its blocks end where the Decoder's do; the
-// bytes that are not markers are the text's already, and the markers
-// resolve with the window to the rest; given the window, it decodes the
-// text with no marker.
+// symbols that are bytes and the text after them are the text already, and
+// the markers resolve with the window to the rest; given the window, it
+// decodes the text with no symbol left.
 func TestMarkerDecoderFromEveryBlock(t *testing.T) {
+	var r inflate.Resolver
 	for name, s := range streams(t) {
 		stream, data := s[0], s[1]
 		points := blockPoints(t, stream, data)
 		t.Run(name, func(t *testing.T) {
 			for i, p := range points {
 				want := data[p.Out:]
-				text, markers, ends, err := markerDecodeAll(stream, p.Bit, nil, false)
+				text, syms, ends, err := markerDecodeAll(stream, p.Bit, nil, false)
 				if err != nil {
 					t.Fatalf("from block %d (bit %d): %v", i, p.Bit, err)
 				}
@@ -122,24 +123,24 @@ func TestMarkerDecoderFromEveryBlock(t *testing.T) {
 						t.Fatalf("from block %d: block %d ends at bit %d, the next starts at %d", i, i+k, e, points[i+1+k].Bit)
 					}
 				}
-				isMarker := make([]bool, len(text))
-				for _, mk := range markers {
-					isMarker[mk.Pos] = true
+				if len(text) != len(want) || !bytes.Equal(text[len(syms):], want[len(syms):]) {
+					t.Fatalf("from block %d: %d bytes, want %d; after the %d symbols, the first difference at %d",
+						i, len(text), len(want), len(syms), len(syms)+firstDiff(text[len(syms):], want[len(syms):]))
 				}
-				for j := range text {
-					if !isMarker[j] && text[j] != want[j] {
-						t.Fatalf("from block %d: byte %d is no marker and differs", i, j)
+				for j, sym := range syms {
+					if sym < 256 && byte(sym) != want[j] {
+						t.Fatalf("from block %d: symbol %d is byte %d, the text's is %d", i, j, sym, want[j])
 					}
 				}
-				if !inflate.Resolve(text, markers, p.window) {
+				if !r.Resolve(text, syms, p.window) {
 					t.Fatalf("from block %d: Resolve finds a distance too far back", i)
 				}
 				if !bytes.Equal(text, want) {
-					t.Fatalf("from block %d: %d bytes, want %d, the first difference at %d", i, len(text), len(want), firstDiff(text, want))
+					t.Fatalf("from block %d: resolved, the first difference at %d", i, firstDiff(text, want))
 				}
-				known, markers, _, err := markerDecodeAll(stream, p.Bit, p.window, true)
-				if err != nil || len(markers) != 0 || !bytes.Equal(known, want) {
-					t.Fatalf("from block %d with its window: %v, %d markers, the first difference at %d", i, err, len(markers), firstDiff(known, want))
+				known, syms, _, err := markerDecodeAll(stream, p.Bit, p.window, true)
+				if err != nil || len(syms) != 0 || !bytes.Equal(known, want) {
+					t.Fatalf("from block %d with its window: %v, %d symbols, the first difference at %d", i, err, len(syms), firstDiff(known, want))
 				}
 			}
 		})
@@ -152,6 +153,7 @@ func TestMarkerDecoderFromEveryBlock(t *testing.T) {
 func TestResolveTooFarBack(t *testing.T) {
 	data := samples(t)["mixed"][:100000]
 	stream := deflate(t, data, 6, 9000)
+	var r inflate.Resolver
 	for i, p := range blockPoints(t, stream, data) {
 		for _, short := range []int{0, 1, 100, 5000, len(p.window)} {
 			window := p.window[len(p.window)-min(short, len(p.window)):]
@@ -160,11 +162,11 @@ func TestResolveTooFarBack(t *testing.T) {
 			_, derr := io.ReadAll(d)
 			var ce *inflate.CorruptError
 			tooFar := errors.As(derr, &ce) && ce.Reason == "distance too far back"
-			text, markers, _, err := markerDecodeAll(stream, p.Bit, nil, false)
+			text, syms, _, err := markerDecodeAll(stream, p.Bit, nil, false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ok := inflate.Resolve(text, markers, window); ok == tooFar {
+			if ok := r.Resolve(text, syms, window); ok == tooFar {
 				t.Fatalf("block %d, window of %d: Resolve %v, the Decoder's error %v", i, len(window), ok, derr)
 			}
 			_, _, _, err = markerDecodeAll(stream, p.Bit, window, true)
@@ -198,29 +200,25 @@ func goSources(t testing.TB, n int) []byte {
 	return out[:n]
 }
 
-// TestMarkersOnText: on the Go sources the markers last (chains of copies
-// of the licence that opens every file carry window bytes on for
-// megabytes), but they are few past the first few hundred KiB.
+// TestMarkersOnText: on the Go sources the markers last a few MiB from a
+// start (chains of copies of the licence that opens every file carry
+// window bytes on), and then the text is bytes.
 func TestMarkersOnText(t *testing.T) {
-	data := goSources(t, 4<<20)
+	data := goSources(t, 6<<20)
 	stream := deflate(t, data, 6, 0)
 	points := blockPoints(t, stream, data)
+	var ends []int
 	for _, p := range points[1:min(len(points), 6)] {
-		text, markers, _, err := markerDecodeAll(stream, p.Bit, nil, false)
+		text, syms, _, err := markerDecodeAll(stream, p.Bit, nil, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var late int
-		for _, mk := range markers {
-			if mk.Pos >= 512<<10 {
-				late++
-			}
-		}
-		t.Logf("from bit %d: %d markers in %d bytes, %d past 512 KiB, the last at %d", p.Bit, len(markers), len(text), late, markers[len(markers)-1].Pos)
-		if late > (len(text)-512<<10)/50 {
-			t.Errorf("from bit %d: %d markers past 512 KiB", p.Bit, late)
+		ends = append(ends, len(syms))
+		if len(syms) > len(text)-inflate.WindowSize {
+			t.Errorf("from bit %d: symbols up to %d of %d", p.Bit, len(syms), len(text))
 		}
 	}
+	t.Logf("symbols up to the last marker: %v", ends)
 }
 
 // TestMarkerLimit: a block that would pass the buffer's room stops the
@@ -234,14 +232,15 @@ func TestMarkerLimit(t *testing.T) {
 		if known {
 			m.ResetWindow(bufio.NewReader(bytes.NewReader(stream)), 0, buf, nil)
 		} else {
-			m.Reset(bufio.NewReader(bytes.NewReader(stream)), 0, buf)
+			m.Reset(bufio.NewReader(bytes.NewReader(stream)), 0, buf, nil)
 		}
 		var err error
 		for err == nil {
 			err = m.Block()
 		}
-		if err != inflate.ErrMarkerLimit || len(m.Text()) > inflate.BufferRoom(50000) || !bytes.HasPrefix(data, m.Text()) && known {
-			t.Fatalf("%v with %d bytes, want ErrMarkerLimit within the room", err, len(m.Text()))
+		text, _ := m.Text(m.Len())
+		if err != inflate.ErrMarkerLimit || len(text) > inflate.BufferRoom(50000) || !bytes.HasPrefix(data, text) && known {
+			t.Fatalf("%v with %d bytes, want ErrMarkerLimit within the room", err, len(text))
 		}
 	}
 }
@@ -312,7 +311,7 @@ func TestNextHeaderOnRandomBits(t *testing.T) {
 		}
 		found++
 		var m inflate.MarkerDecoder
-		m.Reset(bufio.NewReader(bytes.NewReader(data[p/8:])), uint(p%8), buf)
+		m.Reset(bufio.NewReader(bytes.NewReader(data[p/8:])), uint(p%8), buf, nil)
 		err := m.Block()
 		var ce *inflate.CorruptError
 		if errors.As(err, &ce) && ce.Bit < 17+57+3*316 {

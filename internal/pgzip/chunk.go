@@ -15,8 +15,7 @@ import (
 const noGuess = -1
 
 // chunk is a piece of a member's deflate stream, decoded by a worker from a
-// block boundary it guesses (for the first chunk, the stream's start), with
-// the window before it unknown.
+// block boundary it guesses, with the window before it unknown.
 type chunk struct {
 	// lo and hi are the chunk's share of the stream, in bits of the file:
 	// the worker starts at the first block boundary it guesses at or after
@@ -24,8 +23,6 @@ type chunk struct {
 	// the final block, or when its buffer is full, at the last boundary that
 	// fits).
 	lo, hi int64
-	// first says that lo is the stream's first bit: no guess, no window.
-	first bool
 
 	// text is what the worker decoded, read by the consumer once done is
 	// closed.
@@ -34,6 +31,7 @@ type chunk struct {
 	// the worker's time finding them and decoding.
 	guesses int
 	times   struct{ guess, decode time.Duration }
+	doneAt  time.Time // when the worker finished
 
 	// guess is text.start, published as soon as the worker holds to it
 	// (after the first block decodes), so that a consumer decoding up to it
@@ -52,16 +50,17 @@ type chunkText struct {
 	start, end int64
 	final      bool
 	// data is the text of [start, end), in buf (the chunk's buffer, from
-	// the pool). Its markers name bytes of the 32 KiB before start; they
-	// are all before split, and data[split:]'s CRC-32 is crc.
-	data, buf []byte
-	markers   []inflate.Marker
-	split     int
-	crc       uint32
+	// the pool). Its first len(symbols) bytes are still to be written from
+	// symbols (in syms, the chunk's symbol buffer), whose markers name
+	// bytes of the 32 KiB before start; data[len(symbols):]'s CRC-32 is
+	// crc.
+	data, buf     []byte
+	symbols, syms []uint16
+	crc           uint32
 }
 
-func newChunk(lo, hi int64, first bool) *chunk {
-	c := &chunk{lo: lo, hi: hi, first: first, done: make(chan struct{})}
+func newChunk(lo, hi int64) *chunk {
+	c := &chunk{lo: lo, hi: hi, done: make(chan struct{})}
 	c.text.start, c.text.end = noGuess, noGuess
 	c.guess.Store(noGuess)
 	return c
@@ -108,16 +107,12 @@ func (w *worker) sourceAt(off int64) *bufio.Reader {
 
 // decode decodes c and closes c.done.
 func (w *worker) decode(c *chunk) {
-	defer close(c.done)
+	defer func() {
+		c.doneAt = time.Now()
+		close(c.done)
+	}()
 	t := &c.text
-	t.buf, t.markers = w.bufs.get()
-	if c.first {
-		t.start = c.lo
-		c.guess.Store(c.lo)
-		w.md.ResetWindow(w.sourceAt(c.lo/8), uint(c.lo%8), t.buf, nil)
-		w.blocks(c, c.lo)
-		return
-	}
+	t.buf, t.syms = w.bufs.get()
 	lo := c.lo / 8
 	hi := min(w.size, (c.hi+7)/8+regionMargin)
 	if int64(cap(w.region)) < hi-lo {
@@ -134,7 +129,7 @@ func (w *worker) decode(c *chunk) {
 		}
 		p += lo * 8
 		c.guesses++
-		w.md.Reset(w.sourceAt(p/8), uint(p%8), t.buf)
+		w.md.Reset(w.sourceAt(p/8), uint(p%8), t.buf, t.syms)
 		if w.blocks(c, p) {
 			return
 		}
@@ -154,16 +149,16 @@ func (w *worker) blocks(c *chunk, p int64) bool {
 	end, kept := p, 0 // the last boundary, and the text before it
 	for blocks := 0; !c.cancel.Load(); blocks++ {
 		if err := w.md.Block(); err != nil {
-			if blocks == 0 && !c.first {
+			if blocks == 0 {
 				return false
 			}
 			break // damage, a full buffer, or a guess that held for a while: the chunk ends at the last boundary
 		}
-		if blocks == 0 && !c.first {
+		if blocks == 0 {
 			t.start = p
 			c.guess.Store(p)
 		}
-		end, kept = base+w.md.InputBits(), len(w.md.Text())
+		end, kept = base+w.md.InputBits(), w.md.Len()
 		if w.md.Final() {
 			t.final = true
 			break
@@ -175,10 +170,11 @@ func (w *worker) blocks(c *chunk, p int64) bool {
 	if t.start == noGuess {
 		return false // cancelled before the first block ended
 	}
-	t.data = w.md.Text()[:kept]
+	t.data, t.symbols = w.md.Text(kept)
+	if t.symbols != nil {
+		t.syms = t.symbols[:0]
+	}
 	t.end = end
-	t.markers = w.md.Markers(t.markers[:0], kept)
-	t.split = min(w.md.MarkersEnd(), kept)
-	t.crc = crc32.ChecksumIEEE(t.data[t.split:])
+	t.crc = crc32.ChecksumIEEE(t.data[len(t.symbols):])
 	return true
 }

@@ -28,9 +28,16 @@ type member struct {
 	// delivered or being delivered, to check against the trailer.
 	crc, size uint32
 	// pending are the chunks sent to the workers and not yet let go, in the
-	// order of the stream; nextLo is the share of the next one to send.
+	// order of the stream; nextLo is where the next share starts, share its
+	// number. Every Workers-th share, the first included, is not sent: it
+	// is the consumer's own, decoded here (stream).
 	pending []*chunk
 	nextLo  int64
+	share   int
+	// ratio is the size of the consumer's shares to the workers' (their
+	// work per byte is less: no markers, the text hot), adapted to what
+	// the consumer waits for the chunks or they for it.
+	ratio float64
 	// serving is the chunk whose text is being read out, from off.
 	serving *chunk
 	off     int
@@ -42,7 +49,7 @@ type member struct {
 }
 
 func newMember(r *Reader, start int64) *member {
-	return &member{r: r, start: start, pos: start, nextLo: start}
+	return &member{r: r, start: start, pos: start, nextLo: start, ratio: 1.25}
 }
 
 // Read reads the member's text, and returns io.EOF once the trailer is
@@ -87,9 +94,11 @@ func (m *member) next() {
 		c := m.pending[0]
 		t0 := time.Now()
 		<-c.done
-		m.r.stats.Waiting += time.Since(t0)
+		waited := time.Since(t0)
+		m.r.stats.Waiting += waited
 		if c.text.start == m.pos && m.accept(c) {
 			m.pending = m.pending[1:]
+			m.adapt(waited, t0.Sub(c.doneAt))
 			return
 		}
 		if c.text.start > m.pos {
@@ -100,20 +109,41 @@ func (m *member) next() {
 	}
 }
 
+// adapt moves the consumer's share of the work towards the balance: more
+// when it waited for a chunk, less when the chunk waited for it (the worker
+// idle, memory held).
+func (m *member) adapt(waited, idle time.Duration) {
+	const step, slack = 1.2, time.Millisecond
+	switch {
+	case waited > slack:
+		m.ratio = min(4, m.ratio*step)
+	case idle > slack:
+		m.ratio = max(0.25, m.ratio/step)
+	}
+}
+
 // send gives the workers chunks while fewer than the crew's depth are in
-// flight and the file has shares left.
+// flight and the file has shares left, keeping the consumer's own.
 func (m *member) send() {
 	crew := m.r.crew
 	end := m.r.size * 8
-	for len(m.pending) < crew.depth-1 && m.nextLo < end && !m.ended {
+	for len(m.pending) < crew.depth && m.nextLo < end && !m.ended {
+		own := m.share%m.r.opt.Workers == 0
+		size := m.r.opt.ChunkSize * 8
+		if own {
+			size = int64(float64(size) * m.ratio)
+		}
 		lo := m.nextLo
-		hi := min(end, lo+m.r.opt.ChunkSize*8)
+		hi := min(end, lo+size)
 		if end-hi < m.r.opt.ChunkSize*4 {
 			hi = end // no short last share
 		}
-		c := newChunk(lo, hi, lo == m.start)
-		m.pending = append(m.pending, c)
 		m.nextLo = hi
+		if m.share++; own {
+			continue
+		}
+		c := newChunk(lo, hi)
+		m.pending = append(m.pending, c)
 		crew.jobs <- c
 	}
 }
@@ -126,19 +156,19 @@ func (m *member) accept(c *chunk) bool {
 	t0 := time.Now()
 	defer func() { m.r.stats.Resolving += time.Since(t0) }()
 	t := &c.text
-	if !inflate.Resolve(t.data, t.markers, m.hist.bytes()) {
+	head := t.data[:len(t.symbols)]
+	if !m.r.resolver.Resolve(head, t.symbols, m.hist.bytes()) {
 		return false
 	}
-	m.crc = crc32.Update(m.crc, crc32.IEEETable, t.data[:t.split])
-	m.crc = crcCombine(m.crc, t.crc, int64(len(t.data)-t.split))
+	m.crc = crc32.Update(m.crc, crc32.IEEETable, head)
+	m.crc = crcCombine(m.crc, t.crc, int64(len(t.data)-len(head)))
 	m.size += uint32(len(t.data))
 	m.hist.push(t.data)
 	m.serving, m.off = c, 0
 	m.pos, m.ended = t.end, t.final
 	m.count(c)
 	m.r.stats.Held++
-	m.r.stats.Markers += int64(len(t.markers))
-	m.r.stats.Checked += int64(t.split)
+	m.r.stats.Resolved += int64(len(head))
 	return true
 }
 
@@ -146,7 +176,7 @@ func (m *member) accept(c *chunk) bool {
 func (m *member) count(c *chunk) {
 	m.r.stats.Chunks++
 	m.r.stats.Guesses += int64(c.guesses)
-	if c.text.start != noGuess && !c.first {
+	if c.text.start != noGuess {
 		m.r.stats.Started++
 	}
 	m.r.stats.GuessTime += c.times.guess

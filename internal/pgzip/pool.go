@@ -12,27 +12,28 @@ import (
 type bufferPool struct {
 	// text is the most text a chunk holds: its buffer's room is
 	// inflate.BufferRoom(text).
-	text    int
-	mu      sync.Mutex
-	bufs    [][]byte
-	markers [][]inflate.Marker
+	text int
+	mu   sync.Mutex
+	bufs [][]byte
+	syms [][]uint16
 }
 
-// get returns a chunk's buffer and an empty marker list.
-func (p *bufferPool) get() ([]byte, []inflate.Marker) {
+// get returns a chunk's text buffer and symbol buffer (nil at first: the
+// decoder makes one).
+func (p *bufferPool) get() ([]byte, []uint16) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var b []byte
-	var mk []inflate.Marker
+	var s []uint16
 	if n := len(p.bufs); n > 0 {
 		b, p.bufs = p.bufs[n-1], p.bufs[:n-1]
 	} else {
 		b = make([]byte, 0, inflate.BufferRoom(p.text))
 	}
-	if n := len(p.markers); n > 0 {
-		mk, p.markers = p.markers[n-1], p.markers[:n-1]
+	if n := len(p.syms); n > 0 {
+		s, p.syms = p.syms[n-1], p.syms[:n-1]
 	}
-	return b[:0], mk[:0]
+	return b[:0], s
 }
 
 // put gives back a chunk's buffers.
@@ -42,10 +43,10 @@ func (p *bufferPool) put(t *chunkText) {
 	if t.buf != nil {
 		p.bufs = append(p.bufs, t.buf[:0])
 	}
-	if t.markers != nil {
-		p.markers = append(p.markers, t.markers[:0])
+	if t.syms != nil {
+		p.syms = append(p.syms, t.syms[:0])
 	}
-	t.buf, t.data, t.markers = nil, nil, nil
+	t.buf, t.data, t.syms, t.symbols = nil, nil, nil, nil
 }
 
 // Stats counts what a Reader did, for the measurements of
@@ -59,8 +60,7 @@ type Stats struct {
 	Started    int64
 	Held       int64 // chunks whose start met the end of the text before them: used
 	Missed     int64 // chunks whose start did not, or that found none: their share decoded again
-	Markers    int64 // bytes of used chunks that were markers, resolved by the consumer
-	Checked    int64 // bytes of used chunks up to their last marker, whose CRC the consumer computed
+	Resolved   int64 // bytes of used chunks up to their last marker, decoded as symbols and resolved by the consumer
 	Sequential int64 // bytes the consumer decoded itself, where no chunk started
 
 	GuessTime  time.Duration // workers finding guesses (inflate.NextHeader)

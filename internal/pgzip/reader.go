@@ -27,8 +27,10 @@ var errClosed = errors.New("pgzip: read after Close")
 
 // Options configure a Reader.
 type Options struct {
-	// Workers is the number of goroutines decoding chunks; 0 or 1 decode
-	// the file sequentially, exactly as decompress.NewReader does.
+	// Workers is the number of goroutines decoding, the caller's
+	// included: the Reader starts Workers-1, and Read decodes every
+	// Workers-th share of the stream itself. 0 or 1 decode the file
+	// sequentially, exactly as decompress.NewReader does.
 	Workers int
 	// ChunkSize is the compressed bytes of a chunk; 0 is DefaultChunkSize.
 	// A member shorter than two chunks is decoded sequentially.
@@ -56,8 +58,10 @@ type Reader struct {
 	// crew is the workers and their buffers, started for the first member
 	// decoded in parallel and stopped at the end, on an error or by Close.
 	crew *crew
-	// streamer is kept from one use to the next (member.stream).
+	// streamer and resolver are kept from one use to the next
+	// (member.stream, member.accept).
 	streamer *streamer
+	resolver *inflate.Resolver
 	// err is the error (io.EOF included) Read stopped with, returned again.
 	err   error
 	stats Stats
@@ -166,6 +170,7 @@ func (r *Reader) open(off int64) io.Reader {
 		if n, err := inflate.ReadHeader(br); err == nil {
 			if r.crew == nil {
 				r.crew = startCrew(r.src, r.size, r.opt)
+				r.resolver = new(inflate.Resolver)
 			}
 			r.member = newMember(r, (off+int64(n))*8)
 			return r.member
@@ -229,13 +234,14 @@ type crew struct {
 	jobs  chan *chunk
 	wg    sync.WaitGroup
 	bufs  *bufferPool
-	depth int // the most chunks in flight: sent and not yet let go
+	depth int // the most chunks sent and not yet taken or let go
 }
 
+// startCrew starts Workers-1 workers: the consumer decodes too.
 func startCrew(src io.ReaderAt, size int64, opt Options) *crew {
-	c := &crew{depth: opt.Workers + 2, bufs: &bufferPool{text: opt.MaxChunkText}}
+	c := &crew{depth: opt.Workers - 1, bufs: &bufferPool{text: opt.MaxChunkText}}
 	c.jobs = make(chan *chunk, c.depth)
-	for range opt.Workers {
+	for range opt.Workers - 1 {
 		w := newWorker(src, size, c.bufs)
 		c.wg.Add(1)
 		go func() {
