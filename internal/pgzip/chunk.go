@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"hash/crc32"
 	"io"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -27,9 +28,10 @@ type chunk struct {
 	// text is what the worker decoded, read by the consumer once done is
 	// closed.
 	text chunkText
-	// guesses counts the boundaries tried, the one held included; times
-	// the worker's time finding them and decoding.
-	guesses int
+	// guesses counts the boundaries tried, the one held included, and
+	// falseStarts those that failed in their first block; times the
+	// worker's time finding them and decoding.
+	guesses, falseStarts int
 	times   struct{ guess, decode time.Duration }
 	doneAt  time.Time // when the worker finished
 
@@ -92,8 +94,23 @@ type worker struct {
 	md inflate.MarkerDecoder
 }
 
+// spareWorkers holds the workers of stopped Readers, for their buffers.
+var spareWorkers sync.Pool
+
 func newWorker(src io.ReaderAt, size int64, bufs *bufferPool) *worker {
-	return &worker{src: src, size: size, bufs: bufs, br: bufio.NewReaderSize(nil, readSize)}
+	w, ok := spareWorkers.Get().(*worker)
+	if !ok {
+		w = &worker{br: bufio.NewReaderSize(nil, readSize)}
+	}
+	w.src, w.size, w.bufs = src, size, bufs
+	return w
+}
+
+// release gives w to the spares.
+func (w *worker) release() {
+	w.src, w.bufs = nil, nil
+	w.br.Reset(nil)
+	spareWorkers.Put(w)
 }
 
 // readSize is the size of the reads of the compressed file.
@@ -150,6 +167,7 @@ func (w *worker) blocks(c *chunk, p int64) bool {
 	for blocks := 0; !c.cancel.Load(); blocks++ {
 		if err := w.md.Block(); err != nil {
 			if blocks == 0 {
+				c.falseStarts++
 				return false
 			}
 			break // damage, a full buffer, or a guess that held for a while: the chunk ends at the last boundary

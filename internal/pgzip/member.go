@@ -176,6 +176,7 @@ func (m *member) accept(c *chunk) bool {
 func (m *member) count(c *chunk) {
 	m.r.stats.Chunks++
 	m.r.stats.Guesses += int64(c.guesses)
+	m.r.stats.FalseStarts += int64(c.falseStarts)
 	if c.text.start != noGuess {
 		m.r.stats.Started++
 	}

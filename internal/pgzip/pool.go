@@ -8,30 +8,42 @@ import (
 )
 
 // bufferPool keeps the buffers of the chunks no longer in flight, so that a
-// long file is decoded in the memory of a few chunks.
+// long file is decoded in the memory of a few chunks. The buffers of a
+// Reader that has stopped go to spares, for the next Reader of the
+// process: memory is costly the first time it is touched (a page fault a
+// page: here, about 0.7 ms a MiB), and a chunk's is tens of MiB.
 type bufferPool struct {
 	// text is the most text a chunk holds: its buffer's room is
 	// inflate.BufferRoom(text).
 	text int
 	mu   sync.Mutex
-	bufs [][]byte
-	syms [][]uint16
+	bufs []*[]byte
+	syms []*[]uint16
 }
 
-// get returns a chunk's text buffer and symbol buffer (nil at first: the
-// decoder makes one).
+// spareText and spareSymbols hold *[]byte and *[]uint16 buffers of stopped
+// Readers.
+var spareText, spareSymbols sync.Pool
+
+// get returns a chunk's text buffer and symbol buffer (nil if there is
+// none to reuse: the decoder makes one).
 func (p *bufferPool) get() ([]byte, []uint16) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	room := inflate.BufferRoom(p.text)
 	var b []byte
-	var s []uint16
 	if n := len(p.bufs); n > 0 {
-		b, p.bufs = p.bufs[n-1], p.bufs[:n-1]
+		b, p.bufs = *p.bufs[n-1], p.bufs[:n-1]
+	} else if spare, ok := spareText.Get().(*[]byte); ok && cap(*spare) >= room {
+		b = *spare
 	} else {
-		b = make([]byte, 0, inflate.BufferRoom(p.text))
+		b = make([]byte, 0, room)
 	}
+	var s []uint16
 	if n := len(p.syms); n > 0 {
-		s, p.syms = p.syms[n-1], p.syms[:n-1]
+		s, p.syms = *p.syms[n-1], p.syms[:n-1]
+	} else if spare, ok := spareSymbols.Get().(*[]uint16); ok {
+		s = *spare
 	}
 	return b[:0], s
 }
@@ -41,12 +53,27 @@ func (p *bufferPool) put(t *chunkText) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if t.buf != nil {
-		p.bufs = append(p.bufs, t.buf[:0])
+		b := t.buf[:0]
+		p.bufs = append(p.bufs, &b)
 	}
 	if t.syms != nil {
-		p.syms = append(p.syms, t.syms[:0])
+		s := t.syms[:0]
+		p.syms = append(p.syms, &s)
 	}
 	t.buf, t.data, t.syms, t.symbols = nil, nil, nil, nil
+}
+
+// release gives the buffers to the spares; the pool is not used again.
+func (p *bufferPool) release() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, b := range p.bufs {
+		spareText.Put(b)
+	}
+	for _, s := range p.syms {
+		spareSymbols.Put(s)
+	}
+	p.bufs, p.syms = nil, nil
 }
 
 // Stats counts what a Reader did, for the measurements of
@@ -55,8 +82,10 @@ func (p *bufferPool) put(t *chunkText) {
 type Stats struct {
 	Chunks  int64 // chunks the workers decoded
 	Guesses int64 // block boundaries they guessed: the header probe's hits
-	// Started counts the chunks whose guess held through its first block;
-	// the other guesses (Guesses - Started) were false starts.
+	// FalseStarts counts the guesses that failed in their first block
+	// (the others held, or were let go before it ended).
+	FalseStarts int64
+	// Started counts the chunks whose guess held through its first block.
 	Started    int64
 	Held       int64 // chunks whose start met the end of the text before them: used
 	Missed     int64 // chunks whose start did not, or that found none: their share decoded again

@@ -246,6 +246,7 @@ func startCrew(src io.ReaderAt, size int64, opt Options) *crew {
 		c.wg.Add(1)
 		go func() {
 			defer c.wg.Done()
+			defer w.release()
 			for ch := range c.jobs {
 				if ch.cancel.Load() {
 					close(ch.done)
@@ -263,4 +264,5 @@ func startCrew(src io.ReaderAt, size int64, opt Options) *crew {
 func (c *crew) stop() {
 	close(c.jobs)
 	c.wg.Wait()
+	c.bufs.release()
 }

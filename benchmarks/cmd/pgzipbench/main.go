@@ -221,10 +221,10 @@ func report(name string, size, gzSize, chunk int64, cs []contender, runs [][]run
 		st := runs[i][len(runs[i])/2].stats
 		falseStarts := 0.0
 		if st.Guesses > 0 {
-			falseStarts = float64(st.Guesses-st.Started) / float64(st.Guesses)
+			falseStarts = float64(st.FalseStarts) / float64(st.Guesses)
 		}
 		fmt.Printf("\n%s (the middle round): %d chunks, %d used, %d missed; %d guesses, %d false starts (%.1f%%);\n",
-			c.name, st.Chunks, st.Held, st.Missed, st.Guesses, st.Guesses-st.Started, 100*falseStarts)
+			c.name, st.Chunks, st.Held, st.Missed, st.Guesses, st.FalseStarts, 100*falseStarts)
 		fmt.Printf("text decoded with markers (up to the last marker of each chunk) %.1f%%, decoded by the consumer %.1f%%;\n",
 			100*float64(st.Resolved)/float64(size), 100*float64(st.Sequential)/float64(size))
 		fmt.Printf("workers: guessing %v, decoding %v; consumer: resolving %v, decoding %v, waiting %v\n",
