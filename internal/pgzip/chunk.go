@@ -32,8 +32,8 @@ type chunk struct {
 	// falseStarts those that failed in their first block; times the
 	// worker's time finding them and decoding.
 	guesses, falseStarts int
-	times   struct{ guess, decode time.Duration }
-	doneAt  time.Time // when the worker finished
+	times                struct{ guess, decode time.Duration }
+	doneAt               time.Time // when the worker finished
 
 	// guess is text.start, published as soon as the worker holds to it
 	// (after the first block decodes), so that a consumer decoding up to it
