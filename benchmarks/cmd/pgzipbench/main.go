@@ -11,7 +11,13 @@
 // decoder did (its Stats: chunks, guesses, false starts, the share of the
 // text decoded with markers, the consumer's time).
 //
-//	go run ./benchmarks/cmd/pgzipbench [-rounds 7] [-workers 2,3] [-chunk 4MiB] FILE.gz...
+//	go run ./benchmarks/cmd/pgzipbench [-rounds 7] [-workers 2,3] [-chunk 4MiB] [-processes] FILE.gz...
+//
+// With -processes, a second table times each contender as a process of its
+// own reading the file once (this command run again with -once), as a
+// command run on a file does: its memory is new, and the page faults of
+// touching it are in its CPU time, where the first table's later rounds
+// reuse the memory of earlier ones.
 //
 // Each FILE.gz needs FILE beside it, its text (benchmarks/cmd/inflatebench
 // -make DIR writes the corpora). benchmarks/pgzip.sh runs it and writes
@@ -25,6 +31,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"os/exec"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -46,6 +53,7 @@ type contender struct {
 // run is one timed read.
 type run struct {
 	wall, cpu time.Duration
+	faults    int64 // minor page faults, of a process
 	stats     pgzip.Stats
 }
 
@@ -54,7 +62,15 @@ func main() {
 	workers := flag.String("workers", "2", "the parallel decoder's worker counts, separated by commas")
 	chunk := flag.String("chunk", "", "the chunk size (bytes, or with KiB or MiB); default the package's")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the timed rounds to this file")
+	processes := flag.Bool("processes", false, "also time each contender as a process of its own")
+	once := flag.Int("once", -1, "read the file once with this many workers (0: sequentially) and exit: -processes runs it")
 	flag.Parse()
+	if *once >= 0 {
+		if _, _, _, err := read(flag.Arg(0), contender{workers: *once}, 0, false); err != nil {
+			fail(err)
+		}
+		return
+	}
 	if *profile != "" {
 		f, err := os.Create(*profile)
 		if err != nil {
@@ -79,6 +95,11 @@ func main() {
 		if err := measure(name, cs, chunkSize, *rounds); err != nil {
 			pprof.StopCPUProfile()
 			fail(err)
+		}
+		if *processes {
+			if err := measureProcesses(name, cs, *chunk, *rounds); err != nil {
+				fail(err)
+			}
 		}
 	}
 }
@@ -179,10 +200,53 @@ func measure(name string, cs []contender, chunk int64, rounds int) error {
 			if err != nil {
 				return err
 			}
-			runs[i] = append(runs[i], run{wall, cpu1 - cpu0, st})
+			runs[i] = append(runs[i], run{wall: wall, cpu: cpu1 - cpu0, stats: st})
 		}
 	}
 	report(name, int64(len(text)), fi.Size(), chunk, cs, runs)
+	return nil
+}
+
+// measureProcesses times each contender as a process of its own, rounds
+// times in a rotated order, and prints the medians.
+func measureProcesses(name string, cs []contender, chunk string, rounds int) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	runs := make([][]run, len(cs))
+	for round := range rounds {
+		for k := range cs {
+			i := (k + round) % len(cs)
+			args := []string{"-once", strconv.Itoa(cs[i].workers)}
+			if chunk != "" {
+				args = append(args, "-chunk", chunk)
+			}
+			cmd := exec.Command(self, append(args, name)...)
+			cmd.Stderr = os.Stderr
+			t0 := time.Now()
+			if err := cmd.Run(); err != nil {
+				return fmt.Errorf("%s as a process: %v", cs[i].name, err)
+			}
+			wall := time.Since(t0)
+			cpu, faults := usage(cmd.ProcessState)
+			runs[i] = append(runs[i], run{wall: wall, cpu: cpu, faults: faults})
+		}
+	}
+	fmt.Printf("\nAs processes of their own (%d rounds):\n\n", rounds)
+	fmt.Println("| contender | wall (ms) | CPU (ms) | page faults | speed-up (wall) | CPU / sequential's |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|")
+	for i, c := range cs {
+		var wall, cpu, faults, up, cpuRatio []float64
+		for j, r := range runs[i] {
+			wall = append(wall, r.wall.Seconds()*1e3)
+			cpu = append(cpu, r.cpu.Seconds()*1e3)
+			faults = append(faults, float64(r.faults))
+			up = append(up, runs[0][j].wall.Seconds()/r.wall.Seconds())
+			cpuRatio = append(cpuRatio, r.cpu.Seconds()/runs[0][j].cpu.Seconds())
+		}
+		fmt.Printf("| %s | %.0f | %.0f | %.0f | %.2f | %.2f |\n", c.name, median(wall), median(cpu), median(faults), median(up), median(cpuRatio))
+	}
 	return nil
 }
 
