@@ -27,17 +27,8 @@ type member struct {
 	// crc and size are the CRC-32 and length (modulo 2^32) of the text
 	// delivered or being delivered, to check against the trailer.
 	crc, size uint32
-	// pending are the chunks sent to the workers and not yet let go, in the
-	// order of the stream; nextLo is where the next share starts, share its
-	// number. Every Workers-th share, the first included, is not sent: it
-	// is the consumer's own, decoded here (stream).
-	pending []*chunk
-	nextLo  int64
-	share   int
-	// ratio is the size of the consumer's shares to the workers' (their
-	// work per byte is less: no markers, the text hot), adapted to what
-	// the consumer waits for the chunks or they for it.
-	ratio float64
+	// plan cuts the stream into shares, the workers' and its own.
+	plan plan
 	// serving is the chunk whose text is being read out, from off.
 	serving *chunk
 	off     int
@@ -49,7 +40,7 @@ type member struct {
 }
 
 func newMember(r *Reader, start int64) *member {
-	return &member{r: r, start: start, pos: start, nextLo: start, ratio: 1.25}
+	return &member{r: r, start: start, pos: start, plan: newPlan(start, r.opt)}
 }
 
 // Read reads the member's text, and returns io.EOF once the trailer is
@@ -87,18 +78,18 @@ func (m *member) Read(p []byte) (int, error) {
 func (m *member) next() {
 	for {
 		m.send()
-		if len(m.pending) == 0 {
+		if len(m.plan.pending) == 0 {
 			m.startStream()
 			return
 		}
-		c := m.pending[0]
+		c := m.plan.pending[0]
 		t0 := time.Now()
 		<-c.done
 		waited := time.Since(t0)
 		m.r.stats.Waiting += waited
 		if c.text.start == m.pos && m.accept(c) {
-			m.pending = m.pending[1:]
-			m.adapt(waited, t0.Sub(c.doneAt))
+			m.plan.pending = m.plan.pending[1:]
+			m.plan.balance(waited, t0.Sub(c.doneAt))
 			return
 		}
 		if c.text.start > m.pos {
@@ -106,45 +97,6 @@ func (m *member) next() {
 			return
 		}
 		m.drop()
-	}
-}
-
-// adapt moves the consumer's share of the work towards the balance: more
-// when it waited for a chunk, less when the chunk waited for it (the worker
-// idle, memory held).
-func (m *member) adapt(waited, idle time.Duration) {
-	const step, slack = 1.2, time.Millisecond
-	switch {
-	case waited > slack:
-		m.ratio = min(4, m.ratio*step)
-	case idle > slack:
-		m.ratio = max(0.25, m.ratio/step)
-	}
-}
-
-// send gives the workers chunks while fewer than the crew's depth are in
-// flight and the file has shares left, keeping the consumer's own.
-func (m *member) send() {
-	crew := m.r.crew
-	end := m.r.size * 8
-	for len(m.pending) < crew.depth && m.nextLo < end && !m.ended {
-		own := m.share%m.r.opt.Workers == 0
-		size := m.r.opt.ChunkSize * 8
-		if own {
-			size = int64(float64(size) * m.ratio)
-		}
-		lo := m.nextLo
-		hi := min(end, lo+size)
-		if end-hi < m.r.opt.ChunkSize*4 {
-			hi = end // no short last share
-		}
-		m.nextLo = hi
-		if m.share++; own {
-			continue
-		}
-		c := newChunk(lo, hi)
-		m.pending = append(m.pending, c)
-		crew.jobs <- c
 	}
 }
 
@@ -165,6 +117,7 @@ func (m *member) accept(c *chunk) bool {
 	m.size += uint32(len(t.data))
 	m.hist.push(t.data)
 	m.serving, m.off = c, 0
+	m.plan.took(t, time.Since(t0))
 	m.pos, m.ended = t.end, t.final
 	m.count(c)
 	m.r.stats.Held++
@@ -186,8 +139,8 @@ func (m *member) count(c *chunk) {
 
 // drop lets the first pending chunk go, stopping its worker.
 func (m *member) drop() {
-	c := m.pending[0]
-	m.pending = m.pending[1:]
+	c := m.plan.pending[0]
+	m.plan.pending = m.plan.pending[1:]
 	c.cancel.Store(true)
 	<-c.done
 	m.count(c)
@@ -197,10 +150,10 @@ func (m *member) drop() {
 
 // dropAll lets every chunk go: the member has ended, or reading stops.
 func (m *member) dropAll() {
-	for _, c := range m.pending {
+	for _, c := range m.plan.pending {
 		c.cancel.Store(true)
 	}
-	for len(m.pending) > 0 {
+	for len(m.plan.pending) > 0 {
 		m.drop()
 	}
 	if m.serving != nil {

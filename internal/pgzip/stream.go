@@ -72,8 +72,8 @@ func (m *member) atBoundary(b inflate.Block) {
 		return
 	}
 	x := s.base*8 + b.Bit
-	for m.send(); len(m.pending) > 0; m.send() {
-		c := m.pending[0]
+	for m.send(); len(m.plan.pending) > 0; m.send() {
+		c := m.plan.pending[0]
 		g := c.guess.Load()
 		switch {
 		case g == x:
@@ -92,9 +92,12 @@ func (m *member) atBoundary(b inflate.Block) {
 // readStream reads text from the streamer, up to where a chunk takes over.
 // It returns 0 bytes and no error when the streamer has stopped there, or
 // at the stream's end.
-func (m *member) readStream(p []byte) (int, error) {
+func (m *member) readStream(p []byte) (n int, err error) {
 	t0 := time.Now()
-	defer func() { m.r.stats.Streaming += time.Since(t0) }()
+	defer func() {
+		m.r.stats.Streaming += time.Since(t0)
+		m.plan.streamed(n, time.Since(t0))
+	}()
 	s := m.stream
 	if s.stopOut != noGuess {
 		left := s.stopOut - s.out
@@ -106,7 +109,7 @@ func (m *member) readStream(p []byte) (int, error) {
 		}
 		p = p[:min(int64(len(p)), left)]
 	}
-	n, err := s.dec.Read(p)
+	n, err = s.dec.Read(p)
 	if s.stopOut != noGuess && s.out+int64(n) >= s.stopOut {
 		// The boundary was met in this Read, which decoded on past it: the
 		// text from there is the chunk's, and so is what the decoder found
