@@ -4,6 +4,8 @@ import (
 	"os"
 	"sort"
 	"testing"
+
+	"github.com/foreachio/foreach/internal/contend"
 )
 
 // BenchmarkContenders runs each contender on each shape under go test, for profiling one
@@ -16,13 +18,13 @@ func BenchmarkContenders(b *testing.B) {
 	if testing.Short() {
 		size = 1 << 20
 	}
-	names := make([]string, 0, len(Contenders))
-	for name := range Contenders {
+	names := make([]string, 0, len(contend.Contenders))
+	for name := range contend.Contenders {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	for _, shape := range Shapes {
-		f, err := MakeFile(dir, shape, size)
+	for _, shape := range contend.Shapes {
+		f, err := contend.MakeFile(dir, shape, size)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -31,7 +33,7 @@ func BenchmarkContenders(b *testing.B) {
 				b.Run(name, func(b *testing.B) {
 					b.SetBytes(f.Size)
 					for b.Loop() {
-						if _, err := Time(Contenders[name], f); err != nil {
+						if _, err := Time(contend.Contenders[name], f); err != nil {
 							b.Fatal(err)
 						}
 					}

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Times the foreach command against the tools it stands beside, with hyperfine, on two
 # files in the page cache, and writes benchmarks/results/cli.md (the report) and
-# benchmarks/results/cli.tsv (one line per case, foreach beside its tool: the picture's input, tools/plot):
+# benchmarks/results/cli.tsv (one line per case, foreach beside its tool: the picture's input, tools/plot),
+# with a copy of each under benchmarks/results/history (cli-COMMIT.md, .tsv):
 #
-#   tall   go run ./benchmarks/cmd/gen --shape tall (many short lines), SIZE bytes
+#   tall   go run ./testdata/gen --shape tall (many short lines), SIZE bytes
 #   real   the Go distribution's .go files ($(go env GOROOT)/src/**/*.go, in path
 #          order, again from the first when they run out) concatenated to SIZE bytes
-#          and cut at the first line end past it: the recipe of benchmarks/corpora.go
+#          and cut at the first line end past it: the recipe of internal/contend/corpora.go
 #
 # and for each of them:
 #
@@ -53,6 +54,7 @@
 # Needs hyperfine (apt-get install hyperfine), python3, GNU coreutils.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/keep.sh
 
 lock=/tmp/foreach-bench.lock
 if [ -z "${FOREACH_BENCH_LOCKED:-}" ]; then
@@ -90,7 +92,7 @@ if [ -n "${BASE:-}" ]; then
 fi
 
 bytes="$(python3 -c "import re,sys; m=re.fullmatch(r'(\d+)(KiB|MiB|GiB)?', sys.argv[1]); print(int(m[1]) << {None:0,'KiB':10,'MiB':20,'GiB':30}[m[2]])" "$size")"
-go run ./benchmarks/cmd/gen --shape tall --size "$size" -o "$work/tall.txt"
+go run ./testdata/gen --shape tall --size "$size" -o "$work/tall.txt"
 python3 - "$(go env GOROOT)/src" "$bytes" "$work/real.txt" <<'PY'
 import os, sys
 root, size, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
@@ -232,7 +234,7 @@ report="$work/cli.md"
 	echo
 	echo "- Commit: $commit$([ -n "$base" ] && echo ", and foreach-base built from $base")"
 	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(uname -sr), $(go env GOVERSION); $(cat --version | head -n1), $(wc --version | head -n1 | sed 's/.*) //')"
-	echo "- Data, in the page cache: tall, \`go run ./benchmarks/cmd/gen --shape tall --size $size\` ($(wc -c <"$work/tall.txt") bytes, $(wc -l <"$work/tall.txt") lines); real, the Go distribution's .go files concatenated ($(wc -c <"$work/real.txt") bytes, $(wc -l <"$work/real.txt") lines); gotree, the same .go files where they are ($(wc -l <"$work/gotree.list") files, $(xargs -d '\n' -a "$work/gotree.list" cat | wc -c) bytes), named by \`xargs -d '\\n' -n 2000\` in path order"
+	echo "- Data, in the page cache: tall, \`go run ./testdata/gen --shape tall --size $size\` ($(wc -c <"$work/tall.txt") bytes, $(wc -l <"$work/tall.txt") lines); real, the Go distribution's .go files concatenated ($(wc -c <"$work/real.txt") bytes, $(wc -l <"$work/real.txt") lines); gotree, the same .go files where they are ($(wc -l <"$work/gotree.list") files, $(xargs -d '\n' -a "$work/gotree.list" cat | wc -c) bytes), named by \`xargs -d '\\n' -n 2000\` in path order"
 	echo "- Command: \`SIZE=$size ROUNDS=$rounds RUNS=$runs${rows:+ ROWS='$rows'}${BASE:+ BASE=$BASE} benchmarks/cli.sh\`: hyperfine, $rounds rounds of $runs runs per command (after one warm-up run), the commands in turn, in the other order every other round; wall: median over all runs; ratio: median of the rounds' ratios of medians [least–greatest]; CPU: user + system, hyperfine's mean per round, median over the rounds. Outputs checked against the tools' before timing."
 	echo "- Load average (1, 5, 15 min): $load as the timing started, on $(nproc) cores (the script's own build and corpora count in it)"
 	for corpus in tall real; do
@@ -254,11 +256,9 @@ if [ -n "$rows" ]; then
 	cat "$report"
 	exit
 fi
-mkdir -p benchmarks/results
-cp "$report" benchmarks/results/cli.md
 # The picture's input (tools/plot): one line per case, foreach and the tool it stands
 # beside, with the goals of the issue that set them.
-python3 - "$work/cli.tsv" benchmarks/results/cli.tsv "$commit" <<'PY'
+python3 - "$work/cli.tsv" "$work/plot.tsv" "$commit" <<'PY'
 import csv, sys
 src, dst, commit = sys.argv[1], sys.argv[2], sys.argv[3]
 rows = list(csv.DictReader(open(src), delimiter="\t"))
@@ -283,4 +283,5 @@ with open(dst, "w") as out:
         out.write("\t".join([cmd + sfx, tcmd + sfx, r["corpus"], r["wall_s"], tool["wall_s"], goal,
                              r["cpu_s"], tool["cpu_s"], r["ratio"], r["ratio_least"], r["ratio_greatest"]]) + "\n")
 PY
-cat benchmarks/results/cli.md
+cat "$report"
+keep_results "$commit" "$report" "$work/plot.tsv"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Times decompression on real text (the Go distribution's .go files concatenated to 128
 # MiB) and on the 64 MiB tall and mixed corpora, each compressed by gzip, zstd, xz, lz4 and
-# bzip2 at the tool's default level, and writes benchmarks/results/compress.md:
+# bzip2 at the tool's default level, and writes benchmarks/results/compress.md (and history/compress-COMMIT.md):
 #
 #   1. foreach -z -c F against TOOL -dc F | wc -l, the command a person would otherwise
 #      run: ROUNDS alternating pairs per file (the order swapped every pair, after one
@@ -11,7 +11,7 @@
 #   2. BenchmarkDecode of internal/decompress: the decoders in one process, this
 #      repository's reader beside the libraries used directly (benchstat, COUNT runs).
 #
-# The files are made by the benchmark's own code (benchmarks.MakeFile for the corpora, the
+# The files are made by the benchmark's own code (contend.MakeFile for the corpora, the
 # tools for the compressed files), outside the lock, and kept in WORK when it is set. The
 # timings run under flock LOCK (default /tmp/foreach-bench.lock; LOCK= for none), so that
 # no other measurement that takes the lock runs at the same time; the load average
@@ -26,6 +26,7 @@
 # internal/decompress, linereader or cmd is measured as COMMIT+changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/keep.sh
 
 rounds="${ROUNDS:-11}"
 bzip2_rounds="${BZIP2_ROUNDS:-5}"
@@ -46,7 +47,7 @@ else
 fi
 go build -o "$work/foreach" ./cmd/foreach
 go test -c -o "$work/decompress.test" ./internal/decompress
-commit="$(git rev-parse --short HEAD)"
+commit="$(git rev-parse --short=12 HEAD)"
 git diff --quiet HEAD -- internal/decompress linereader cmd go.mod || commit="$commit+changes"
 
 # The files, made (and put in the page cache) before anything is timed.
@@ -177,8 +178,7 @@ if [ -n "$lock" ]; then
 	flock -u 9
 fi
 
-out=benchmarks/results/compress.md
-mkdir -p benchmarks/results
+out="$work/compress.md"
 {
 	echo "# Decompression: foreach -z and the tools"
 	echo
@@ -186,7 +186,7 @@ mkdir -p benchmarks/results
 	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(go env GOOS)/$(go env GOARCH), $(go env GOVERSION)"
 	echo "- Load average (1, 5, 15 min) before the timings: $load_before; after: $load_after"
 	echo "- Tools: $(gzip --version | head -1), zstd $(zstd -V | grep -o 'v[0-9.]*' | head -1), $(xz --version | head -1), lz4 $(lz4 --version 2>&1 | grep -o 'v[0-9.]*' | head -1), bzip2 $(bzip2 --help 2>&1 | head -1 | grep -o 'Version [0-9.]*' | cut -d' ' -f2)"
-	echo "- Data: real.txt is the Go distribution's .go files concatenated in path order to 128 MiB; tall.txt and mixed.txt the generated corpora of 64 MiB (benchmarks.MakeFile); each compressed by its tool at the default level (xz with one thread, its default in 5.4), in the page cache"
+	echo "- Data: real.txt is the Go distribution's .go files concatenated in path order to 128 MiB; tall.txt and mixed.txt the generated corpora of 64 MiB (contend.MakeFile); each compressed by its tool at the default level (xz with one thread, its default in 5.4), in the page cache"
 	echo "- Command: \`benchmarks/compress.sh\` (ROUNDS=$rounds pairs, BZIP2_ROUNDS=$bzip2_rounds, COUNT=$count)"
 	echo
 	echo "| File | Bytes | Ratio |"
@@ -230,3 +230,4 @@ mkdir -p benchmarks/results
 	echo '```'
 } >"$out"
 cat "$out"
+keep_results "$commit" "$out"

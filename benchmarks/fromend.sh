@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Measures reading from the end (issue 30's goals) and writes benchmarks/results/fromend.md:
+# Measures reading from the end (issue 30's goals) and writes benchmarks/results/fromend.md
+# (and history/fromend-COMMIT.md):
 #
 #   foreach --reverse F     vs  tac F              (F: 256 MiB of tall lines, and of real text)
 #   foreach --last 10 F     vs  tail -n 10 F       (F: real text of 256 MiB, and of 1 MiB;
@@ -8,7 +9,7 @@
 #                                                   side in one process, wall and CPU, and what
 #                                                   a backward pass allocates)
 #
-# The corpora are those of benchmarks/cli.sh: tall from benchmarks/cmd/gen, real the Go
+# The corpora are those of benchmarks/cli.sh: tall from testdata/gen, real the Go
 # distribution's .go files concatenated. Before any timing, each foreach output is
 # checked against its tool's, byte for byte. Each row runs ROUNDS rounds of RUNS runs per
 # command (hyperfine), the commands in turn, in the other order every other round; the
@@ -24,6 +25,7 @@
 # /tmp/foreach-bench.lock, as benchmarks/cli.sh does. Needs hyperfine, python3, GNU coreutils.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/keep.sh
 
 lock=/tmp/foreach-bench.lock
 if [ -z "${FOREACH_BENCH_LOCKED:-}" ]; then
@@ -45,7 +47,7 @@ git archive HEAD | tar -x -C "$work/src"
 (cd "$work/src" && go build -o "$work/foreach" ./cmd/foreach && go build -o "$work/fromend" ./benchmarks/cmd/fromend)
 
 # real SIZE FILE: the Go distribution's .go files concatenated, cut at the first line end
-# past SIZE bytes (benchmarks/corpora.go's recipe).
+# past SIZE bytes (internal/contend/corpora.go's recipe).
 real() {
 	python3 - "$(go env GOROOT)/src" "$1" "$2" <<'PY'
 import os, sys
@@ -64,7 +66,7 @@ open(out, "wb").write(data[:end + 1] if end >= 0 else data)
 PY
 }
 bytes="$(python3 -c "import re,sys; m=re.fullmatch(r'(\d+)(KiB|MiB|GiB)?', sys.argv[1]); print(int(m[1]) << {None:0,'KiB':10,'MiB':20,'GiB':30}[m[2]])" "$size")"
-go run ./benchmarks/cmd/gen --shape tall --size "$size" -o "$work/tall.txt"
+go run ./testdata/gen --shape tall --size "$size" -o "$work/tall.txt"
 real "$bytes" "$work/real.txt"
 real $((1 << 20)) "$work/real-1MiB.txt"
 : >"$work/empty.txt"
@@ -138,6 +140,5 @@ report="$work/fromend.md"
 	echo
 	echo "- Load average as the timing ended: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$report"
-mkdir -p benchmarks/results
-cp "$report" benchmarks/results/fromend.md
 cat "$report"
+keep_results "$commit" "$report"

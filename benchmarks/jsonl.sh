@@ -2,7 +2,7 @@
 # Measures the JSON-lines workload (benchmarks/cmd/jsonlbench): every record of a generated
 # .jsonl decoded with encoding/json by Scanner, Lines, Views, parallel.Map, Foreach, Fold and
 # a hand-written errgroup pool; records the table, the lines of code of each loop and the
-# machine in benchmarks/results/jsonl.md.
+# machine in benchmarks/results/jsonl.md (and history/jsonl-COMMIT.md).
 #
 # The code measured is exactly the commit HEAD (built from `git archive HEAD`); the timed part
 # runs under `flock /tmp/foreach-bench.lock`, so that no other measurement overlaps it.
@@ -11,11 +11,11 @@
 # of runs per row; WORKERS (default 2). At the defaults, about 3 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/keep.sh
 
 size="${SIZE:-200000000}"
 pairs="${PAIRS:-5}"
 workers="${WORKERS:-2}"
-out=benchmarks/results/jsonl.md
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -55,6 +55,4 @@ cpu="$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || 
 	echo "|---|---:|"
 	loc
 } >"$work/jsonl.md"
-mkdir -p "$(dirname "$out")"
-mv "$work/jsonl.md" "$out"
-echo "wrote $out"
+keep_results "$rev" "$work/jsonl.md"

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Measures parallel.Foreach, Map and Fold against the sequential loops (benchmarks/cmd/parallelbench)
-# and records the tables in benchmarks/results/parallel.md, naming the commit and the machine.
+# and records the tables in benchmarks/results/parallel.md (and
+# history/parallel-COMMIT.md), naming the commit and the machine.
 #
 # The code measured is exactly the commit HEAD: the program is built from `git archive HEAD`,
 # so uncommitted changes are never measured. The timed part runs under
 # `flock /tmp/foreach-bench.lock`, so that no other measurement on the machine overlaps it.
-# Two corpora: the generated tall corpus (`go run ./benchmarks/cmd/gen --shape tall`) and real text,
+# Two corpora: the generated tall corpus (`go run ./testdata/gen --shape tall`) and real text,
 # the Go distribution's own .go files concatenated in sorted path order.
 #
 # Environment: PAIRS (default 15) alternating pairs of runs per row; SIZE (default 64MiB) of
@@ -13,19 +14,19 @@
 # 1,2,3,4) worker counts of the scaling rows. At the defaults, about 4 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/keep.sh
 
 pairs="${PAIRS:-15}"
 size="${SIZE:-64MiB}"
 passes="${PASSES:-3}"
 workers="${WORKERS:-1,2,3,4}"
-out=benchmarks/results/parallel.md
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 rev="$(git rev-parse --short=12 HEAD)"
 git archive --format=tar HEAD | tar -x -C "$work" -f -
 (cd "$work" && go build -o "$work/parallelbench" ./benchmarks/cmd/parallelbench &&
-	go run ./benchmarks/cmd/gen --shape tall --size "$size" -o "$work/tall.txt")
+	go run ./testdata/gen --shape tall --size "$size" -o "$work/tall.txt")
 find "$(go env GOROOT)/src" -name '*.go' -type f | LC_ALL=C sort | xargs cat >"$work/gosrc.txt"
 
 cpu="$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || echo unknown)"
@@ -45,6 +46,4 @@ mem="$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo 2>/dev/n
 		"tall=$work/tall.txt" "Go sources=$work/gosrc.txt"
 	echo "- load average when it ended: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 } >"$work/parallel.md"
-mkdir -p "$(dirname "$out")"
-mv "$work/parallel.md" "$out"
-echo "wrote $out"
+keep_results "$rev" "$work/parallel.md"

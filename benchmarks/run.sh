@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs the foreach benchmark suite (benchmarks/cmd/suite: the plain-program method) and
 # keeps what it measured:
-#   benchmarks/results/latest.md    the report: rows with their goals, throughput
-#   benchmarks/results/latest.tsv   every timed run (the input of the picture, cmd/plot)
-#   benchmarks/results/run-<commit>.md and .tsv, the same, kept for the history
+#   benchmarks/results/run.md    the report: rows with their goals, throughput
+#   benchmarks/results/run.tsv   every timed run (the input of the picture, tools/plot)
+#   benchmarks/results/history/run-<commit>.md and .tsv, the same, kept for the history
 #
 # The code measured is exactly the commit HEAD: the suite is built from `git archive
 # HEAD`, so uncommitted changes are never measured, and the report names that commit.
@@ -15,11 +15,11 @@
 # defaults the run takes about 5 minutes on a 2-core machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/keep.sh
 
 pairs="${PAIRS:-21}"
 size="${SIZE:-64MiB}"
 rows="${ROWS:-}"
-results=benchmarks/results
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -35,9 +35,7 @@ git archive --format=tar HEAD | tar -x -C "$work" -f -
 	cat "$work/report.md"
 	echo
 	echo "Command: \`PAIRS=$pairs SIZE=$size${rows:+ ROWS='$rows'} benchmarks/run.sh\`; load average when it ended: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)."
-} >"$results/latest.md"
-cp "$work/runs.tsv" "$results/latest.tsv"
-cp "$results/latest.md" "$results/run-$rev.md"
-cp "$results/latest.tsv" "$results/run-$rev.tsv"
-cat "$results/latest.md"
-echo "wrote $results/latest.md, latest.tsv, run-$rev.md and run-$rev.tsv"
+} >"$work/run.md"
+cp "$work/runs.tsv" "$work/run.tsv"
+cat "$work/run.md"
+keep_results "$rev" "$work/run.md" "$work/run.tsv"

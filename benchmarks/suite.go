@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/foreachio/foreach/internal/contend"
 	"github.com/foreachio/foreach/internal/cputime"
 )
 
@@ -45,11 +46,11 @@ var Rows = []Row{
 	{Shape: "mixed", A: "Lines", B: "ScannerCopy", Goal: 1.0},
 	{Shape: "mixed", A: "Views", B: "ScannerBytes", Goal: 1.0},
 	{Shape: "mixed", A: "Batches", B: "ScannerCopy"},
-	{Shape: Real, A: "Lines", B: "ScannerCopy", Goal: 1.10, Note: "the Go distribution's sources"},
-	{Shape: Real, A: "Views", B: "ScannerBytes", Goal: 1.0},
-	{Shape: Real, A: "Batches", B: "ScannerCopy"},
-	{Shape: Real, A: "MinimalLines", B: "ScannerCopy", Note: "yardstick: a minimal loop"},
-	{Shape: Real, A: "MinimalViews", B: "ScannerBytes", Note: "yardstick: a minimal loop"},
+	{Shape: contend.Real, A: "Lines", B: "ScannerCopy", Goal: 1.10, Note: "the Go distribution's sources"},
+	{Shape: contend.Real, A: "Views", B: "ScannerBytes", Goal: 1.0},
+	{Shape: contend.Real, A: "Batches", B: "ScannerCopy"},
+	{Shape: contend.Real, A: "MinimalLines", B: "ScannerCopy", Note: "yardstick: a minimal loop"},
+	{Shape: contend.Real, A: "MinimalViews", B: "ScannerBytes", Note: "yardstick: a minimal loop"},
 }
 
 // A Run is one timed read of a whole file by one contender.
@@ -66,7 +67,7 @@ var Collect bool
 // Time reads f once with c, from a freshly opened file, and returns its wall and CPU
 // time. The result is checked against f's reference: a contender that saw anything else
 // is an error, never a number.
-func Time(c Contender, f *File) (Run, error) {
+func Time(c contend.Contender, f *contend.File) (Run, error) {
 	fd, err := os.Open(f.Path)
 	if err != nil {
 		return Run{}, err
@@ -77,7 +78,7 @@ func Time(c Contender, f *File) (Run, error) {
 	}
 	c0, _ := cputime.Now()
 	t0 := time.Now()
-	res, err := c.Run(fd, ReadSize)
+	res, err := c.Run(fd, contend.ReadSize)
 	wall := time.Since(t0)
 	c1, _ := cputime.Now()
 	if err != nil {
@@ -90,7 +91,7 @@ func Time(c Contender, f *File) (Run, error) {
 }
 
 // Pair times A and B once each, A first when aFirst is set.
-func Pair(a, b Contender, f *File, aFirst bool) (ra, rb Run, err error) {
+func Pair(a, b contend.Contender, f *contend.File, aFirst bool) (ra, rb Run, err error) {
 	first, second := a, b
 	if !aFirst {
 		first, second = b, a

@@ -650,7 +650,7 @@ func TestPeakCapAcrossRelease(t *testing.T) {
 func TestRandomOperations(t *testing.T) {
 	for seed := range 200 {
 		ops := make([]byte, 300)
-		x := uint32(seed*2654435761 + 1)
+		x := uint32(seed)*2654435761 + 1
 		for i := range ops {
 			x ^= x << 13
 			x ^= x >> 17

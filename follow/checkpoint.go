@@ -107,6 +107,11 @@ func (c *Checkpoint) UnmarshalText(text []byte) error {
 	if !seen["off"] || !seen["head"] || !seen["tail"] || seen["dev"] != seen["ino"] {
 		return fmt.Errorf("follow: not a checkpoint (fields missing): %q", text)
 	}
+	if int64(cp.tail.n) > cp.Offset {
+		// The bytes before Offset cannot be more than Offset: matching them would read
+		// before the file's start.
+		return fmt.Errorf("follow: not a checkpoint (tail longer than off): %q", text)
+	}
 	cp.hasID = seen["dev"]
 	*c = cp
 	return nil

@@ -1,6 +1,6 @@
 package follow
 
-// Benchmarks of Follow (scripts/follow.sh runs them and writes
+// Benchmarks of Follow (benchmarks/follow.sh runs them and writes
 // benchmarks/results/follow.md): the records per second a follower sustains behind a
 // writer appending short records as fast as it can, the latency from a write to the
 // loop body, and the CPU time of a follower while the file is quiet. Each verifies what

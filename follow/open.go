@@ -2,7 +2,6 @@ package follow
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -120,7 +119,7 @@ func Open(ctx context.Context, name string, opt linereader.Options, fo Options) 
 	s := newSource(ch, cur, start, opt, fo)
 	s.look()
 	s.start(ctx, name, fo)
-	return &Reader{Reader: linereader.NewAt(s, start, opt), src: s, name: name}, nil
+	return &Reader{Reader: linereader.NewInputs(s.inputs(start), opt), src: s, name: name}, nil
 }
 
 // begin returns the file to read first and the offset to read it from, for Resume,
@@ -208,14 +207,13 @@ func pollPeriod(p time.Duration) time.Duration {
 }
 
 // Close ends iteration (from any goroutine) and releases the files, the goroutine and
-// the notifications. It is idempotent.
+// the notifications. It is idempotent. A loop in progress on another goroutine ends
+// there, after the complete records already read: the source's Read returns
+// linereader.ErrStop, and the embedded Reader, which only the iterating goroutine
+// touches, ends on its own.
 func (r *Reader) Close() error {
-	err := r.Reader.Close()
 	r.src.close()
-	if errors.Is(err, linereader.ErrStop) {
-		err = nil
-	}
-	return err
+	return nil
 }
 
 // Reset stops following and releases the files, the goroutine and the notifications,

@@ -10,10 +10,10 @@ import (
 	"github.com/foreachio/foreach/linereader"
 )
 
-// source is a follow Reader's source (a linereader.MultiSource and Stopper): an
-// io.Reader over the files that have the name one after the other, whose Read waits at
-// the end of the data instead of returning io.EOF. It ends one file's data with io.EOF
-// only when the engine is to move on (NextInput): to the next file of the chain, once
+// source is a follow Reader's source (the inputs of linereader.NewInputs): an io.Reader
+// over the files that have the name one after the other, whose Read waits at the end of
+// the data instead of returning io.EOF. It ends one file's data with io.EOF only when
+// the engine is to move on (NextInput): to the next file of the chain, once
 // the current one is read to its end and a later one has data, or to the start of the
 // current one, once it has been truncated below what was read (or written over since:
 // see tailBytes.rewritten).
@@ -219,8 +219,26 @@ func (s *source) NextInput() bool {
 	return true
 }
 
+// inputs returns the function that gives the engine its inputs (linereader.NewInputs):
+// the source from start first, then, each time the engine has read one to its end, the
+// source again from where NextInput moved it (InputStart), until NextInput reports
+// false.
+func (s *source) inputs(start int64) func() (linereader.Input, bool) {
+	first := true
+	return func() (linereader.Input, bool) {
+		if first {
+			first = false
+			return linereader.Input{R: s, Start: start}, true
+		}
+		if !s.NextInput() {
+			return linereader.Input{}, false
+		}
+		return linereader.Input{R: s, Start: s.InputStart()}, true
+	}
+}
+
 // InputStart is where the file NextInput moved to is read from: its start, or where it
-// was left (linereader.ResumingSource).
+// was left.
 func (s *source) InputStart() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()

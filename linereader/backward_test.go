@@ -31,6 +31,26 @@ func reversed(in []byte, opt Options) []Seen {
 	return want
 }
 
+// splitRuns cuts the runs of a backward Runs loop (pieces joined first) into their
+// records: every record of a run of several ends with the separator.
+func splitRuns(runs []Seen, opt Options) []string {
+	sep := string(opt.Separator())
+	var out []string
+	for _, run := range Joined(runs) {
+		rest := run.Rec
+		for {
+			i := strings.Index(rest, sep)
+			if i < 0 || i+len(sep) == len(rest) {
+				out = append(out, rest)
+				break
+			}
+			out = append(out, rest[:i+len(sep)])
+			rest = rest[i+len(sep):]
+		}
+	}
+	return out
+}
+
 // backwardDiff compares NewBackward over src with want, read with the named iterator,
 // and returns "" or what differs; wantErr is the error Err must report (nil for none).
 func backwardDiff(src io.ReaderAt, size int64, opt Options, how string, want []Seen, wantErr error) string {
@@ -38,6 +58,13 @@ func backwardDiff(src io.ReaderAt, size int64, opt Options, how string, want []S
 	what := fmt.Sprintf("sep %q chomp %v buffer %d, %s", opt.Sep, opt.Chomp, opt.BufferSize, how)
 	if !errors.Is(err, wantErr) || (wantErr == nil) != (err == nil) {
 		return fmt.Sprintf("%s: err %v, want %v", what, err, wantErr)
+	}
+	if how == "Runs" {
+		// A backward run is several records last first: compared by their bytes.
+		if g, w := splitRuns(got, opt), Texts(want); !slices.Equal(g, w) {
+			return fmt.Sprintf("%s: got %q, want %q", what, g, w)
+		}
+		return ""
 	}
 	if diff := seenDiff(want, got); diff != "" {
 		return what + ": " + diff
@@ -121,7 +148,7 @@ func TestBackwardBufferGrowsOnlyForALongRecord(t *testing.T) {
 	r := NewBackward(strings.NewReader(short), int64(len(short)), Options{BufferSize: bufSize})
 	peak := 0
 	for range r.Views() {
-		peak = max(peak, len(r.e.src.(*backward).win))
+		peak = max(peak, len(r.e.back.win))
 	}
 	require.NoError(t, r.Err())
 	assert.Equal(t, 2*bufSize, peak, "short records")
@@ -130,7 +157,7 @@ func TestBackwardBufferGrowsOnlyForALongRecord(t *testing.T) {
 	r = NewBackward(strings.NewReader(long), int64(len(long)), Options{BufferSize: bufSize})
 	peak = 0
 	for range r.Views() {
-		win := len(r.e.src.(*backward).win)
+		win := len(r.e.back.win)
 		peak = max(peak, win)
 		if r.Offset() < 1<<20 {
 			assert.Equal(t, 2*bufSize, win, "given back after the long record")
@@ -197,7 +224,12 @@ func TestBackwardIteratorsNest(t *testing.T) {
 			})
 			require.NoError(t, err)
 			all := append(first, got...)
-			if inner == "Batches" || outer == "Batches" {
+			switch {
+			case inner == "Runs" || outer == "Runs":
+				// A run is several records: compared by their bytes.
+				assert.Equal(t, Texts(want), splitRuns(all, Options{}), "%s in %s", inner, outer)
+				continue
+			case inner == "Batches" || outer == "Batches":
 				// Mid-batch records are compared by their bytes.
 				assert.Equal(t, Texts(want), Texts(all), "%s in %s", inner, outer)
 				continue
@@ -307,4 +339,104 @@ func TestFromEndResetReadsTheNewSourceForward(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Records longer than longAt (8 MiB by default, lowered here to a few bytes) are not
+// held in the window: located by reading on backwards, then read forward from src, whole
+// or, for Pieces and Runs, in pieces of BufferSize that join to the record. The records
+// are exactly a forward read's, reversed, with Chomp, MaxRecord and TooLong too.
+func TestBackwardLongRecordsReadFromSource(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 7))
+	for i := range 3000 {
+		sep := splittableSeps[rng.IntN(len(splittableSeps))]
+		in := RandomOver(rng, fromEndAlphabet(sep), rng.IntN(80))
+		opt := Options{Sep: []byte(sep), Chomp: rng.IntN(2) == 0, BufferSize: 1 + rng.IntN(8)}
+		if rng.IntN(3) == 0 {
+			opt.MaxRecord, opt.TooLong = 1+rng.IntN(12), TooLong(1+rng.IntN(2))
+		}
+		want := New(bytes.NewReader(in), opt)
+		var texts []string
+		for rec := range want.Lines() {
+			texts = append([]string{string(rec)}, texts...)
+		}
+		require.NoError(t, want.Err())
+		longAt := rng.IntN(8)
+		for _, how := range Iterators {
+			r := NewBackward(bytes.NewReader(in), int64(len(in)), opt)
+			r.e.back.longAt = longAt
+			got, err := ReadAll(r, how)
+			require.NoError(t, err, "case %d", i)
+			gotTexts := Texts(got)
+			switch how {
+			case "Pieces":
+				gotTexts = Texts(Joined(got))
+			case "Runs":
+				gotTexts = splitRuns(got, opt)
+			}
+			if !slices.Equal(gotTexts, texts) {
+				t.Fatalf("case %d input %q %+v longAt %d %s: got %q, want %q", i, in, opt, longAt, how, gotTexts, texts)
+			}
+		}
+	}
+}
+
+// A record of 64 MiB read backwards by Pieces comes in pieces of BufferSize, with the
+// offsets of a forward read, and the window stays small; Views gets it whole, in one
+// array of its length.
+func TestBackwardLongRecordBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("64 MiB")
+	}
+	long := bytes.Repeat([]byte("y"), 64<<20)
+	in := slices.Concat([]byte("first\n"), long, []byte("\nlast\n"))
+	r := NewBackward(bytes.NewReader(in), int64(len(in)), Options{})
+	var pieces, partial int
+	var joined int64
+	maxWin := 0
+	for p := range r.Pieces() {
+		maxWin = max(maxWin, len(r.e.back.win))
+		if r.Offset() >= 6 && r.Offset() < int64(6+len(long)+1) {
+			require.Equal(t, int64(6)+joined, r.Offset(), "piece %d", pieces)
+			joined += int64(len(p))
+			pieces++
+			if r.Partial() {
+				partial++
+			}
+		}
+	}
+	require.NoError(t, r.Err())
+	assert.Equal(t, int64(len(long)+1), joined, "the record, its separator included")
+	assert.Equal(t, pieces-1, partial)
+	assert.LessOrEqual(t, maxWin, 2*gatherMin+4*DefaultBufferSize, "the window")
+
+	r = NewBackward(bytes.NewReader(in), int64(len(in)), Options{Chomp: true})
+	var lens []int
+	for rec := range r.Views() {
+		lens = append(lens, len(rec))
+	}
+	require.NoError(t, r.Err())
+	assert.Equal(t, []int{4, len(long), 5}, lens)
+}
+
+// A backward run: the records of [Offset, EndOffset) last first, LineNo counting each;
+// the input's unterminated last record comes alone.
+func TestBackwardRuns(t *testing.T) {
+	in := "a\nbb\nccc\ndddd"
+	r := NewBackward(strings.NewReader(in), int64(len(in)), Options{})
+	type run struct {
+		text     string
+		off, end int64
+		lineNo   int64
+		partial  bool
+	}
+	var got []run
+	for p := range r.Runs() {
+		got = append(got, run{string(p), r.Offset(), r.EndOffset(), r.LineNo(), r.Partial()})
+	}
+	require.NoError(t, r.Err())
+	require.Equal(t, []run{
+		{"dddd", 9, 13, 1, false},
+		{"ccc\nbb\n", 2, 9, 3, false},
+		{"a\n", 0, 2, 4, false},
+	}, got)
 }

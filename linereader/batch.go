@@ -26,8 +26,12 @@ const (
 func (r *Reader) Batches() iter.Seq[[][]byte] {
 	return func(yield func([][]byte) bool) {
 		avg := 64
+		batch := r.e.batch
+		if r.e.back != nil {
+			batch = r.e.back.batch
+		}
 		for {
-			b := r.e.batch(&avg)
+			b := batch(&avg)
 			if b == nil || !yield(b) {
 				return
 			}

@@ -14,7 +14,12 @@ import "io"
 // find its first record, a Limit cut with UTF8 near the end of what is buffered, a
 // record refused by MaxRecord), never true where Next reads. It reads nothing and changes
 // nothing.
-func (r *Reader) Ready() bool { return r.e.ready() }
+func (r *Reader) Ready() bool {
+	if r.e.back != nil {
+		return r.e.back.ready()
+	}
+	return r.e.ready()
+}
 
 // ready is Ready: it asks of the buffered bytes what advance would.
 func (e *engine) ready() bool {
@@ -34,9 +39,8 @@ func (e *engine) ready() bool {
 	}
 	if e.rerr != nil {
 		// The source has ended: what is buffered is the last record, unless nothing is
-		// and a MultiSource moves on to its next input, which reads.
-		_, multi := e.src.(MultiSource)
-		return from < len(e.data) || !multi || e.rerr != io.EOF
+		// and a Reader of several inputs moves on to the next one, which reads.
+		return from < len(e.data) || e.inputs.nextInput == nil || e.rerr != io.EOF
 	}
 	rest := e.data[from:]
 	if l := e.cfg.opt.Limit; l > 0 {

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/foreachio/foreach/internal/decompress"
+	"github.com/foreachio/foreach/internal/sections"
 )
 
 // countPolicy says when and how Count reads a file in parallel sections.
@@ -90,7 +91,7 @@ func CountAt(ra io.ReaderAt, size int64, opt Options, workers int) (int64, error
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if opt.Decompress && formatAt(ra) == "" {
+	if opt.Decompress && decompress.FormatAt(ra) == "" {
 		opt.Decompress = false // plain input: its separators can be counted as they are
 	}
 	cfg := newConfig(opt)
@@ -230,10 +231,10 @@ func countStream(src io.Reader, cfg config, readSize int) (int64, error) {
 func countParallel(src io.ReaderAt, size int64, cfg config, workers int, pol countPolicy) (int64, error) {
 	// About 8 sections per worker, so that a worker slowed by the other load on the
 	// machine leaves its share to the others.
-	section := max(pol.minSection, size/int64(workers*8), 1)
-	j := &countJob{src: src, size: size, cfg: &cfg, section: section, sections: (size + section - 1) / section}
+	spans := Partition(size, sections.Count(size, workers, 8, pol.minSection))
+	j := &countJob{src: src, size: size, cfg: &cfg, spans: spans, queue: sections.NewQueue(len(spans))}
 	var wg sync.WaitGroup
-	for w := 0; w < workers && int64(w) < j.sections; w++ {
+	for range min(workers, len(spans)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -258,17 +259,16 @@ func countParallel(src io.ReaderAt, size int64, cfg config, workers int, pol cou
 	return j.total, nil
 }
 
-// countJob is the state countParallel's workers share: the sections are handed out in
-// order from next; total and err gather what they found. mu guards next, total and err.
+// countJob is the state countParallel's workers share: the sections, handed out in
+// order by queue; total and err gather what they found, under mu.
 type countJob struct {
-	src      io.ReaderAt
-	size     int64
-	cfg      *config
-	section  int64 // bytes per section, the last one shorter
-	sections int64
+	src   io.ReaderAt
+	size  int64
+	cfg   *config
+	spans []Span
+	queue *sections.Queue
 
 	mu    sync.Mutex
-	next  int64
 	total int64
 	err   error // the first error; it stops the other workers at their next section
 }
@@ -278,13 +278,13 @@ func (j *countJob) work(buf []byte) {
 	var occ int64
 	for {
 		j.mu.Lock()
-		k, stop := j.next, j.err != nil
-		j.next++
+		stop := j.err != nil
 		j.mu.Unlock()
-		if k >= j.sections || stop {
+		k, ok := j.queue.Take()
+		if !ok || stop {
 			break
 		}
-		n, err := j.countRange(k*j.section, min((k+1)*j.section, j.size), buf)
+		n, err := j.countRange(j.spans[k].Start, j.spans[k].End, buf)
 		if err != nil {
 			j.mu.Lock()
 			j.err = cmp.Or(j.err, err)

@@ -76,6 +76,21 @@
 // bytes needs about 2L of memory at its peak. Reset reuses the buffer for the next input;
 // Release, Reset and the loop itself give back a buffer grown for a record long gone.
 //
+// # How a Reader is made
+//
+// What a Reader does is its constructor's choice, held for its life (until Reset makes
+// it a forward Reader of one source): New and Open read one input forward; NewSection a
+// byte range of an io.ReaderAt; NewTail its last records; NewBackward its records last
+// first, from its end; NewInputs a sequence of inputs, one after the other (a file and
+// the files it was rotated to, in the follow package). Options.Decompress puts a
+// decompressor in front of each input. A Reader never asks its source what it is: a
+// source is an io.Reader (or io.ReaderAt) and nothing else.
+//
+// Options.MaxRecord bounds what a record may cost; Options.TooLong says what a longer
+// one gets: the loop stops (TooLongStop, the default), the record is skipped
+// (TooLongSkip) or cut to MaxRecord bytes (TooLongCut). Either way the reader holds no
+// more of it than about MaxRecord bytes.
+//
 // # Sections and counting
 //
 // NewSection reads the records that start in a byte range of an io.ReaderAt, so that a

@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/foreachio/foreach/bytelist"
-	"github.com/foreachio/foreach/internal/decompress"
 )
 
 // engine cuts an input into records. It is the whole of a Reader's state, in a few
@@ -31,61 +30,75 @@ import (
 // out by clone (reader.go), by the batch paths (batch.go) and by gatherEnd (buffer.go),
 // which assembles a record that outgrew the largest buffer.
 type engine struct {
-	cfg config
-	src io.Reader // the source: a *decompress.Reader around the caller's with Options.Decompress
+	cfg    config
+	src    io.Reader // the input being read: the caller's, or dec.r around it with Options.Decompress
+	dec    decoding  // Options.Decompress: the decompressor around the input being read
+	inputs           // NewInputs: where the next input comes from
+	back   *backward // NewBackward: the records are cut last first, over cursor (backward.go); nil forward
 
-	window   // the buffer, and where reading stands in it
+	cursor   // the bytes at hand and the last record: what Bytes, Offset, LineNo and Stats read
+	window   // the forward buffer, and where reading stands in it
 	reading  // what the source has done
-	current  // the last record
-	counters // what has been yielded
-	gathered // a record longer than the buffer holds
+	gathered // a record longer than the buffer holds, or one being skipped (Options.TooLong)
 	section  // the byte range of NewSection, if any
 
 	// fast: the short path applies: a one-byte separator, no Limit or MaxRecord, no
 	// section end within what is buffered, no record in pieces or held apart in big,
 	// not ended. One flag, so that the short path tests one byte.
 	fast bool
-
-	err error // sticky: what stopped the engine, io.EOF at a clean end; nil while it runs
 }
 
-// window is the buffer and where reading stands in it. Invariants, restored by every
-// engine method before it returns:
-//   - data == buf.Bytes(). Only the window's methods (buffer.go) change buf, and each
-//     ends with sync. data is kept beside buf rather than read through buf.Bytes()
-//     because the short path must stay small enough to be inlined into the caller's
-//     loop, and Bytes' capped slice costs it that.
-//   - data[:start] is consumed (yielded or skipped); data[start:] is input not yet
-//     yielded: the next record (paragraph mode: after the newlines advance skips first),
-//     or the rest of the record in progress when gathered.before > 0.
+// cursor is the bytes at hand and the last record taken from them: the state the
+// accessors (Bytes, Offset, EndOffset, LineNo, Err, Stats) read, written by the cutter
+// the constructor chose, forward (engine) or backward (backward.go). Invariants, restored
+// by every cutter method before it returns:
+//   - data[i] is the input's byte at offset base+i; origin is the offset reading began
+//     at, so that Stats.Bytes is end() - origin. Forward, data == buf.Bytes() (see
+//     window); backward, data is the tail of the backward buffer.
+//   - data[:start] is consumed (yielded or skipped): EndOffset is base+start.
+//   - err is sticky: what stopped the cutter, io.EOF at a clean end; nil while it runs.
+//   - reads counts the calls to the source's Read (backward: ReadAt).
+type cursor struct {
+	data         []byte
+	start        int
+	base, origin int64
+	current      // the last record
+	counters     // what has been yielded
+	err          error
+	reads        int
+}
+
+// window is the forward buffer and where reading stands in it. Invariants, restored by
+// every engine method before it returns:
+//   - data == buf.Bytes() (cursor.data). Only the window's methods (buffer.go) change
+//     buf, and each ends with sync. data is kept beside buf rather than read through
+//     buf.Bytes() because the short path must stay small enough to be inlined into the
+//     caller's loop, and Bytes' capped slice costs it that.
+//   - data[start:] is input not yet yielded: the next record (paragraph mode: after the
+//     newlines advance skips first), or the rest of the record in progress when
+//     gathered.before > 0.
 //   - When start <= scan <= len(data), data[start:scan] has been searched and holds no
 //     separator that ends the record in progress, so a search resumes at scan (for a
 //     multi-byte separator scan stays len(sep)-1 bytes back, since one may straddle two
 //     reads). scan < start means nothing after start has been searched: the short path
 //     does not keep scan.
-//   - base is the input offset of data[0]; origin is the offset reading began at, so
-//     that Stats.Bytes is end() - origin.
 //   - sinceGrow counts the bytes consumed since the last long record (one holding more
 //     than a quarter of the buffer when it had to be read further) or since the buffer
 //     last grew: once it passes the capacity, a buffer larger than cfg.releaseCap has
 //     outlived the record that needed it, and makeRoom gives it back.
 type window struct {
-	buf          bytelist.ByteList // by value: no pointer to follow on the way to the bytes
-	data         []byte
-	start, scan  int
-	base, origin int64
-	sinceGrow    int64
+	buf       bytelist.ByteList // by value: no pointer to follow on the way to the bytes
+	scan      int
+	sinceGrow int64
 }
 
 // sync restores data == buf.Bytes() after a change to buf.
-func (w *window) sync() { w.data = w.buf.Bytes() }
+func (e *engine) sync() { e.data = e.buf.Bytes() }
 
 // reading is what the source has done: rerr is what ended it (io.EOF; an error, reported
-// once every byte before it has been yielded; ErrStop), nil while it may deliver more;
-// reads counts calls to its Read.
+// once every byte before it has been yielded; ErrStop), nil while it may deliver more.
 type reading struct {
-	rerr  error
-	reads int
+	rerr error
 }
 
 // current is the last record: data[lo:hi], or big when it is held outside the buffer (a
@@ -99,23 +112,31 @@ type current struct {
 }
 
 // counters is what has been yielded: lineNo is Ruby's lineno after the last record;
-// uncounted the records that did not count as lines (cut by Limit), so that
-// Stats.Records is lineNo+uncounted; longest the longest record yielded, after Chomp
-// (for Pieces, the longest piece).
+// uncounted the records that did not count as lines (cut by Limit); overLong the records
+// longer than MaxRecord that were skipped or cut (Options.TooLong), so that
+// Stats.Records is lineNo+uncounted, less overLong when they were skipped; longest the
+// longest record yielded, after Chomp (for Pieces, the longest piece).
 type counters struct {
 	lineNo    int64
 	uncounted int64
+	overLong  int64
 	longest   int
 }
 
 // gathered is a record longer than what data[start:] holds: before counts its bytes
 // that are no longer there, either yielded as pieces (Pieces and Runs: the last record
 // was a piece, and Partial reports it) or, inside one call of advance, gathered into
-// blocks (a record that outgrew a buffer of cfg.gatherAt bytes: see gather). before == 0
-// and blocks == nil between records.
+// blocks (a record that outgrew a buffer of cfg.gatherAt bytes: see gather) or dropped
+// (toss). before == 0, blocks == nil and toss unset between records.
+//
+// toss: the record in progress is longer than MaxRecord and TooLong is Skip or Cut: it
+// is read to its end without being kept, its bytes consumed as they come (for Cut its
+// first MaxRecord bytes are kept first, in blocks), so that it costs no more memory
+// than MaxRecord whatever its length (see tossing.go).
 type gathered struct {
 	before int
 	blocks [][]byte
+	toss   bool
 }
 
 // section is the byte range of a Reader from NewSection: no record starting at or after
@@ -142,43 +163,28 @@ func newEngine(cfg config) engine {
 }
 
 // reset starts the engine over on src, keeping the buffer (a soft reset), unless it grew
-// past releaseMult × BufferSize for a record of the last input.
-func (e *engine) reset(src io.Reader) {
+// past releaseMult × BufferSize for a record of the last input. With next set, src is
+// nil and the inputs come from next (NewInputs); otherwise src is the one input.
+func (e *engine) reset(src io.Reader, next func() (Input, bool)) {
 	e.closeSource()
-	e.src = src
-	if e.cfg.opt.Decompress && e.cfg.err == nil {
-		e.src = decompress.NewReader(src)
-	}
+	e.dec = decoding{}
+	e.inputs = inputs{nextInput: next}
 	e.buf.Reset()
 	if e.buf.Cap() > releaseMult*e.cfg.readSize {
 		e.buf.Release(e.cfg.readSize)
 	}
 	e.window = window{buf: e.buf}
+	e.cursor = cursor{current: current{hi: -1}}
 	e.sync()
 	e.reading = reading{}
-	e.current = current{hi: -1}
-	e.counters = counters{}
 	e.gathered = gathered{}
 	e.section = section{stopAt: -1}
-	e.err = nil
-	e.cfg.simple = e.cfg.shortPath()
+	if next == nil {
+		e.open(src)
+	} else {
+		e.src, e.rerr = nil, io.EOF // the first Next asks next for the first input
+	}
 	e.setFast()
-}
-
-// closeSource releases the decompressor's resources, if there is one.
-func (e *engine) closeSource() {
-	if d, ok := e.src.(*decompress.Reader); ok {
-		d.Close()
-	}
-}
-
-// compressed reports the format of the input and the compressed bytes read so far
-// (Options.Decompress), "" and 0 otherwise.
-func (e *engine) compressed() (string, int64) {
-	if d, ok := e.src.(*decompress.Reader); ok {
-		return string(d.Format()), d.CompressedBytes()
-	}
-	return "", 0
 }
 
 // setFast says whether the short path applies. In a section it does while what is
@@ -190,27 +196,27 @@ func (e *engine) setFast() {
 }
 
 // end returns the input offset just past what has been consumed.
-func (e *engine) end() int64 { return e.base + int64(e.start) }
+func (c *cursor) end() int64 { return c.base + int64(c.start) }
 
 // view returns the last record, borrowed: a view of the buffer, or big.
-func (e *engine) view() []byte {
-	if e.big != nil {
-		return e.big
+func (c *cursor) view() []byte {
+	if c.big != nil {
+		return c.big
 	}
-	return e.data[e.lo:e.hi:e.hi]
+	return c.data[c.lo:c.hi:c.hi]
 }
 
 // line returns the last record copied out: big itself when it was gathered (it is
 // already a record of its own, and the one copy it costs), a clone of the view otherwise.
-func (e *engine) line() []byte {
-	if e.big != nil {
-		return e.big
+func (c *cursor) line() []byte {
+	if c.big != nil {
+		return c.big
 	}
-	return clone(e.data[e.lo:e.hi])
+	return clone(c.data[c.lo:c.hi])
 }
 
 // next advances to the next record: by the short path when it can (see shortEnd), by
-// advance otherwise.
+// advance otherwise, or for a backward Reader by its cutter (fast is never set then).
 func (e *engine) next() bool {
 	if e.fast {
 		if i := e.shortEnd(); i >= 0 {
@@ -218,6 +224,9 @@ func (e *engine) next() bool {
 			return true
 		}
 		e.scan = len(e.data) // searched: advance resumes there
+	}
+	if e.back != nil {
+		return e.back.next()
 	}
 	return e.advance(false)
 }
@@ -246,9 +255,6 @@ func (e *engine) take(i int) {
 // not buffered whole: it comes in pieces of about BufferSize bytes (before > 0 after all
 // but the last), so that memory stays bounded whatever its length.
 func (e *engine) advance(pieces bool) bool {
-	if b, ok := e.src.(*backward); ok {
-		return b.next(e) // NewBackward: records last first (backward.go)
-	}
 	if e.err != nil {
 		return e.fail(e.err) // no current record after an attempt past the end
 	}
@@ -263,13 +269,15 @@ func (e *engine) advance(pieces bool) bool {
 		if e.before == 0 && !e.atRecordStart() {
 			return e.finish()
 		}
-		if e.start == len(e.data) {
-			// before > 0 never gets here: a piece and a gather both leave bytes behind.
+		if e.start == len(e.data) && !(e.toss && e.rerr != nil) {
+			// before > 0 never gets here but for a record being read past (toss), which
+			// search ends at the input's end: a piece and a gather both leave bytes
+			// behind.
 			if e.rerr == nil {
 				e.fill()
 				continue
 			}
-			if e.nextInput() {
+			if e.moveOn() {
 				continue
 			}
 			return e.finish()
@@ -301,22 +309,35 @@ func (e *engine) search(pieces bool) (settled, ok bool) {
 	}
 	e.scan = max(e.scan, e.start)
 	if end := e.cfg.find(e.data[e.scan:limit]); end >= 0 {
-		return true, e.emit(e.scan+end, true)
+		return e.ended(e.scan+end, true)
 	}
 	switch {
 	case cut:
-		return true, e.cutAtLimit(limit)
-	case e.cfg.opt.MaxRecord > 0 && e.before+avail > e.cfg.opt.MaxRecord:
-		return true, e.tooLong()
+		return e.cutAtLimit(limit)
+	case e.cfg.opt.MaxRecord > 0 && !e.toss && e.before+avail > e.cfg.opt.MaxRecord:
+		if e.cfg.opt.TooLong == TooLongStop {
+			return true, e.tooLong()
+		}
+		e.beginToss()
+	}
+	switch {
 	case e.rerr == ErrStop:
 		// A stopped source: the bytes without their separator are not a record.
-		e.start, e.blocks = len(e.data), nil
+		e.start, e.blocks, e.toss = len(e.data), nil, false
 		return true, e.finish()
 	case e.rerr != nil:
 		// The last record, unterminated, with limit to spare: it counts as a line.
-		return true, e.emit(len(e.data), true)
+		return e.ended(len(e.data), true)
 	}
 	e.scan = max(e.start, limit-max(len(e.cfg.sep)-1, 0))
+	if e.toss {
+		e.drop(e.tossTo())
+		e.fill()
+		return false, false
+	}
+	// With TooLongSkip or TooLongCut, records up to MaxRecord are held whole, to be
+	// skipped or cut whole.
+	pieces = pieces && !e.cfg.tossing
 	if pieces && avail >= e.cfg.readSize && e.blocks == nil { // a record being gathered is not cut into pieces
 		if p := e.pieceEnd(); p > e.start {
 			return true, e.emitPiece(p)
@@ -370,9 +391,9 @@ func (e *engine) skipNewlines() {
 
 // cutAtLimit yields the record that the limit cut at data[hi], first extending it by up
 // to 3 bytes when Options.UTF8 says not to split a character.
-func (e *engine) cutAtLimit(hi int) bool {
+func (e *engine) cutAtLimit(hi int) (settled, ok bool) {
 	if !e.cfg.opt.UTF8 {
-		return e.emit(hi, false)
+		return e.ended(hi, false)
 	}
 	// n counts from the record's first byte: fill may move data[start:] and before.
 	n, ext := e.before+hi-e.start, 0
@@ -388,8 +409,8 @@ func (e *engine) cutAtLimit(hi int) bool {
 		e.fillRecord()
 	}
 	end := e.start + n - e.before
-	ended := ext > 0 && e.cfg.mode != modeWhole && bytes.HasSuffix(e.data[e.start:end], e.cfg.sep)
-	return e.emit(end, ended)
+	line := ext > 0 && e.cfg.mode != modeWhole && bytes.HasSuffix(e.data[e.start:end], e.cfg.sep)
+	return e.ended(end, line)
 }
 
 // incompleteUTF8 reports whether p ends inside a UTF-8 sequence that more bytes could
@@ -405,18 +426,31 @@ func incompleteUTF8(p []byte) bool {
 	return false
 }
 
+// ended settles the record that ends at data[end] (line: it counts as a line): emit
+// yields it, unless it is longer than MaxRecord, when Options.TooLong says what it gets
+// (tossing.go). settled and ok are search's.
+func (e *engine) ended(end int, line bool) (settled, ok bool) {
+	if m := e.cfg.opt.MaxRecord; !e.toss && (m <= 0 || e.before+end-e.start <= m) {
+		return true, e.emit(end, line)
+	}
+	if e.cfg.opt.TooLong == TooLongStop {
+		return true, e.tooLong()
+	}
+	if !e.toss {
+		e.beginToss()
+	}
+	return e.endToss(end, line)
+}
+
 // emit makes the record that ends at data[end] the last one: the whole record, the last
 // piece of one, or a gathered one. ended says whether it counts as a line: it ended on
 // its separator, or at end of input with limit to spare. Only such a record is chomped.
 func (e *engine) emit(end int, ended bool) bool {
-	if m := e.cfg.opt.MaxRecord; m > 0 && e.before+end-e.start > m {
-		return e.tooLong()
-	}
 	hi := end
 	if ended {
 		e.lineNo++
 		if e.cfg.opt.Chomp {
-			hi = e.start + len(e.chomp(e.data[e.start:end]))
+			hi = e.start + len(e.cfg.chomp(e.data[e.start:end]))
 		}
 	} else {
 		e.uncounted++
@@ -429,21 +463,6 @@ func (e *engine) emit(end int, ended bool) bool {
 	e.longest = max(e.longest, n)
 	e.start, e.scan, e.before = end, end, 0
 	return true
-}
-
-// chomp removes the separator that ends rec, if it ends with one (a record that ended at
-// end of input may not).
-func (e *engine) chomp(rec []byte) []byte {
-	switch e.cfg.mode {
-	case modeWhole:
-		return rec
-	case modeByte:
-		if n := len(rec); n > 0 && rec[n-1] == e.cfg.sepByte {
-			return rec[:e.cfg.byteEnd(rec, 0, n)]
-		}
-		return rec
-	}
-	return bytes.TrimSuffix(rec, e.cfg.sep)
 }
 
 // tooLong stops iteration before a record longer than Options.MaxRecord.
@@ -469,8 +488,15 @@ func (e *engine) finish() bool {
 // fail stops the engine with err (io.EOF for a clean end); it yields nothing more, and
 // has no current record (its offset stays).
 func (e *engine) fail(err error) bool {
-	e.err, e.fast, e.blocks = err, false, nil
-	e.hi = e.lo - 1
+	e.fast, e.blocks, e.toss = false, nil, false
+	return e.stop(err)
+}
+
+// stop ends the cursor's records with err (io.EOF for a clean end): there is no current
+// record (its offset stays).
+func (c *cursor) stop(err error) bool {
+	c.err = err
+	c.hi = c.lo - 1
 	return false
 }
 

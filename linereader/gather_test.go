@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"testing/iotest"
@@ -48,7 +49,7 @@ func TestGatheredRecordsMatchUngathered(t *testing.T) {
 				for _, how := range Iterators {
 					what := fmt.Sprintf("iter %d %s over %s, %+v, gatherAt %d", iter, how, name, opt, gatherAt)
 					ref := New(pat(in), opt)
-					ref.e.cfg.gatherAt = 1 << 40
+					ref.e.cfg.gatherAt = math.MaxInt
 					want, wantErr := ReadAll(ref, how)
 					r := New(pat(in), opt)
 					r.e.cfg.gatherAt = gatherAt

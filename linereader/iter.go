@@ -21,6 +21,9 @@ func (r *Reader) Views() iter.Seq[[]byte] { return r.records(false) }
 // the compiler inlines the whole loop into the caller's, loop body included, with no
 // call per record but the search's; advance for the rest.
 func (r *Reader) records(owned bool) iter.Seq[[]byte] {
+	if r.e.back != nil {
+		return r.e.back.records(owned)
+	}
 	return func(yield func([]byte) bool) {
 		e := &r.e
 		for {
@@ -87,6 +90,9 @@ func Foreach(name string, opt Options, fn func(line []byte) error) error {
 // from Pieces, with Partial set for all but its last: Runs never buffers a whole record,
 // so its memory stays bounded whatever the input.
 func (r *Reader) Runs() iter.Seq[[]byte] {
+	if r.e.back != nil {
+		return r.e.back.runs()
+	}
 	return func(yield func([]byte) bool) {
 		e := &r.e
 		multi := r.runnable()
@@ -115,6 +121,9 @@ func (r *Reader) Runs() iter.Seq[[]byte] {
 // Options.MaxRecord counts the whole record. Pieces is for passing records on (a filter,
 // a counter, a hash) without ever holding one whole. Check Err after the loop.
 func (r *Reader) Pieces() iter.Seq[[]byte] {
+	if r.e.back != nil {
+		return r.e.back.pieces()
+	}
 	return func(yield func([]byte) bool) {
 		e := &r.e
 		for e.advance(true) {

@@ -48,15 +48,49 @@ var (
 // error before reading anything; New and NewSection report it through Err once the first
 // Next returns false.
 type Options struct {
-	Sep        []byte // record separator; nil or empty means "\n"
-	Paragraph  bool   // records are paragraphs (Ruby's sep "")
-	Whole      bool   // the whole input is one record, or Limit-sized pieces (Ruby's sep nil)
-	Limit      int    // > 0: at most Limit bytes per record, separator included; 0: no limit
-	Chomp      bool   // drop the separator that ended each record
-	UTF8       bool   // a Limit cut never splits a UTF-8 character; without a Limit it has no effect
-	BufferSize int    // initial buffer size and the most bytes asked of the source per read; 0 means 64 KiB
-	MaxRecord  int    // > 0: a longer record stops iteration with *TooLongError; 0: unbounded
-	Decompress bool   // gzip, zstd, bzip2, xz or lz4 input (detected by its first bytes) is decompressed; other input passes unchanged
+	Sep        []byte  // record separator; nil or empty means "\n"
+	Paragraph  bool    // records are paragraphs (Ruby's sep "")
+	Whole      bool    // the whole input is one record, or Limit-sized pieces (Ruby's sep nil)
+	Limit      int     // > 0: at most Limit bytes per record, separator included; 0: no limit
+	Chomp      bool    // drop the separator that ended each record
+	UTF8       bool    // a Limit cut never splits a UTF-8 character; without a Limit it has no effect
+	BufferSize int     // initial buffer size and the most bytes asked of the source per read; 0 means 64 KiB
+	MaxRecord  int     // > 0: a longer record stops iteration with *TooLongError (or what TooLong says); 0: unbounded
+	TooLong    TooLong // with MaxRecord: what a longer record gets (default: TooLongStop)
+	Decompress bool    // gzip, zstd, bzip2, xz or lz4 input (detected by its first bytes) is decompressed; other input passes unchanged
+}
+
+// TooLong says what a record longer than Options.MaxRecord gets. Whichever it is, the
+// reader holds no more of such a record than about MaxRecord bytes, whatever its length;
+// its line number counts (it was a record of the input), and sections, Count and the
+// parallel package agree with a sequential read.
+type TooLong uint8
+
+const (
+	// TooLongStop ends the loop before the record: Err reports a *TooLongError. The
+	// default.
+	TooLongStop TooLong = iota
+	// TooLongSkip drops the record whole and goes on with the next one; Stats.TooLong
+	// counts it.
+	TooLongSkip
+	// TooLongCut yields the record's first MaxRecord bytes, then the separator that
+	// ended it unless Chomp (none for a record ended by Limit or by the end of the
+	// input), and drops the rest; Stats.TooLong counts it. The cut is exactly MaxRecord
+	// bytes: it may split a UTF-8 character, whatever Options.UTF8 says.
+	TooLongCut
+)
+
+// String returns "stop", "skip" or "cut".
+func (t TooLong) String() string {
+	switch t {
+	case TooLongStop:
+		return "stop"
+	case TooLongSkip:
+		return "skip"
+	case TooLongCut:
+		return "cut"
+	}
+	return fmt.Sprintf("TooLong(%d)", uint8(t))
 }
 
 // Validate reports whether the options can be used, and if not, every reason why: it
@@ -71,7 +105,8 @@ type Options struct {
 //   - Limit is negative (0 means no limit; Ruby's "no limit" of -1 is not carried over,
 //     since in Go a negative size is almost always an arithmetic slip);
 //   - BufferSize is negative or larger than MaxBufferSize (0 means DefaultBufferSize);
-//   - MaxRecord is negative (0 means unbounded).
+//   - MaxRecord is negative (0 means unbounded);
+//   - TooLong is not one of the TooLong constants.
 //
 // Fields that have nothing to act on are not errors: UTF8 without a Limit, or Chomp with
 // Whole and no separator, change nothing and are accepted, so that one Options value can
@@ -106,6 +141,9 @@ func (o Options) Validate() error {
 	}
 	if o.MaxRecord < 0 {
 		outOfRange("MaxRecord", fmt.Sprintf("%d is negative", o.MaxRecord))
+	}
+	if o.TooLong > TooLongCut {
+		outOfRange("TooLong", fmt.Sprintf("%d is not one of TooLongStop, TooLongSkip, TooLongCut", uint8(o.TooLong)))
 	}
 	if len(faults) == 0 {
 		return nil
@@ -163,6 +201,14 @@ func (o Options) Verbatim() bool {
 	return o.Validate() == nil && !o.Chomp && !o.Paragraph && !o.Decompress && o.MaxRecord == 0
 }
 
+// Separator returns the bytes that end a record under o: Sep, or "\n" when Sep is empty,
+// "\n\n" with Paragraph, nil with Whole (records end with the input or Limit). The
+// slice is the caller's own.
+func (o Options) Separator() []byte {
+	c := newConfig(o)
+	return bytes.Clone(c.sep)
+}
+
 // mode is how a record ends, decided once from the Options.
 type mode uint8
 
@@ -182,6 +228,7 @@ type config struct {
 	crlf     bool   // default separator: Chomp also removes a "\r" just before the "\n"
 	readSize int    // most bytes asked of the source per read
 	simple   bool   // modeByte without Limit or MaxRecord: the short path applies
+	tossing  bool   // MaxRecord with TooLongSkip or TooLongCut: a longer record is read past, not refused
 	err      error  // invalid options: reported by the first Next
 
 	gatherAt   int // the buffer grows until this capacity; a longer record is gathered in blocks (buffer.go)
@@ -215,14 +262,14 @@ func newConfig(opt Options) config {
 	}
 	c.opt.Sep = c.sep
 	c.simple = c.shortPath()
+	c.tossing = opt.MaxRecord > 0 && opt.TooLong != TooLongStop
 	c.gatherAt = max(gatherMin, 2*c.readSize)
 	c.releaseCap = max(16*c.readSize, 4<<20)
 	return c
 }
 
 // shortPath reports whether the engine's short path applies to these options: a one-byte
-// separator, no Limit, no MaxRecord (a reader that cuts records otherwise, such as
-// NewBackward's, turns simple off; Reset turns it back on).
+// separator, no Limit, no MaxRecord.
 func (c *config) shortPath() bool {
 	return c.err == nil && c.mode == modeByte && c.opt.Limit <= 0 && c.opt.MaxRecord == 0
 }
@@ -264,14 +311,7 @@ func (c *config) findLast(p []byte) int {
 // a chunk forward, then yields its records from the last.
 func (c *config) findAll(p []byte, base int, ends []int) []int {
 	if len(c.sep) == 1 {
-		for i := 0; ; {
-			j := bytes.IndexByte(p[i:], c.sepByte)
-			if j < 0 {
-				return ends
-			}
-			i += j + 1
-			ends = append(ends, base+i)
-		}
+		return appendEnds(p, c.sepByte, base, ends)
 	}
 	for i := 0; ; {
 		j := bytes.Index(p[i:], c.sep)
@@ -299,6 +339,21 @@ func (c *config) byteEnd(b []byte, lo, end int) int {
 		end--
 	}
 	return end
+}
+
+// chomp removes the separator that ends rec, if it ends with one (a record that ended at
+// end of input may not).
+func (c *config) chomp(rec []byte) []byte {
+	switch c.mode {
+	case modeWhole:
+		return rec
+	case modeByte:
+		if n := len(rec); n > 0 && rec[n-1] == c.sepByte {
+			return rec[:c.byteEnd(rec, 0, n)]
+		}
+		return rec
+	}
+	return bytes.TrimSuffix(rec, c.sep)
 }
 
 // splittable reports why the options cannot be read in independent sections, or nil.

@@ -2,6 +2,7 @@ package linereader
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -9,7 +10,7 @@ import (
 // Regression: New with an absurd BufferSize panicked allocating the buffer (makeslice:
 // cap out of range); it is an invalid option now, reported by Err.
 func TestHugeBufferSizeIsAnInvalidOption(t *testing.T) {
-	for _, size := range []int{MaxBufferSize + 1, 1 << 40, 1 << 60} {
+	for _, size := range []int{MaxBufferSize + 1, math.MaxInt / 2, math.MaxInt} {
 		r := New(strings.NewReader("a\n"), Options{BufferSize: size})
 		if r.Next() {
 			t.Fatalf("BufferSize %d: Next returned a record", size)

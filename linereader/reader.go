@@ -32,7 +32,7 @@ import (
 //     used inside another's loop body takes the next records, and the outer loop goes on
 //     after them.
 type Reader struct {
-	e    engine   // all of the reading state (engine.go)
+	e    engine   // all of the reading state (engine.go): the cutter the constructor chose, and the record state every accessor reads
 	file *os.File // the file Open made, closed by Close and Reset
 }
 
@@ -46,6 +46,9 @@ type Stats struct {
 	// yielded by Pieces it is the longest piece.
 	MaxRecord int
 	Buffer    bytelist.Stats
+	// TooLong counts the records longer than Options.MaxRecord that were skipped or cut
+	// (Options.TooLong); a skipped record is not in Records.
+	TooLong int64
 
 	// With Options.Decompress: the format detected ("gzip", "zstd", "bzip2", "xz", or ""
 	// for input that passed unchanged) and the bytes read from the source, compressed.
@@ -70,7 +73,7 @@ func (e *TooLongError) Error() string {
 // the first Next returns false.
 func New(src io.Reader, opt Options) *Reader {
 	r := &Reader{e: newEngine(newConfig(opt))}
-	r.Reset(src)
+	r.e.reset(src, nil)
 	return r
 }
 
@@ -94,29 +97,27 @@ func Open(name string, opt Options) (*Reader, error) {
 // (soft reset: its capacity is kept, unless it grew past four times BufferSize for a
 // long record, in which case it is given back). It closes a file that Open made. Line
 // numbers, offsets and Stats start again from 0, except Stats.Buffer, which is the
-// buffer's whole history.
+// buffer's whole history. The Reader is then a forward Reader of src alone, whatever
+// made it (NewBackward, NewInputs, NewSection).
 func (r *Reader) Reset(src io.Reader) {
-	if s, ok := r.e.src.(Stopper); ok {
-		s.Stop() // a Stopper source (the follow package's): stopped before the new one is read
-	}
 	if r.file != nil {
 		r.file.Close()
 		r.file = nil
 	}
-	r.e.reset(src)
+	r.e.back = nil
+	r.e.reset(src, nil)
 }
 
 // Close closes the file if Open made the reader, and ends iteration. It is idempotent.
-// It does not close a source given to New.
+// It does not close a source given to New. Like every method, it is called on the
+// goroutine that iterates: a source that must be stopped from elsewhere returns ErrStop
+// from its Read (see NewInputs).
 func (r *Reader) Close() error {
-	if s, ok := r.e.src.(Stopper); ok {
-		// A Stopper source (the follow package's): stopping it may be asked from another goroutine while the
-		// loop waits for data, so nothing else is touched here; the loop ends when the
-		// source's Read returns ErrStop.
-		return s.Stop()
-	}
 	if r.e.err == nil {
 		r.e.fail(io.EOF)
+	}
+	if r.e.back != nil {
+		r.e.back.setFast() // ended: the short path is off
 	}
 	r.e.closeSource()
 	if r.file == nil {
@@ -129,8 +130,14 @@ func (r *Reader) Close() error {
 
 // Release gives back a buffer that grew beyond BufferSize for a long record, keeping
 // what is buffered and not yet yielded: the reader stays usable and yields the same
-// records. A record from Bytes or Views is no longer valid after it.
-func (r *Reader) Release() { r.e.release() }
+// records. A record from Bytes or Views is no longer valid after it. (A Reader from
+// NewBackward keeps its buffer: it gives it back on its own once a long record is
+// passed.)
+func (r *Reader) Release() {
+	if r.e.back == nil {
+		r.e.release()
+	}
+}
 
 // Next advances to the next record, which Bytes, Line and Text then return. It returns
 // false at the end of the input or on an error, which Err then reports.
@@ -189,7 +196,12 @@ func (r *Reader) EndOffset() int64 { return r.e.end() }
 
 // Partial reports whether the current record is a piece of a longer record that the
 // next one continues (see Pieces).
-func (r *Reader) Partial() bool { return r.e.before > 0 && r.e.err == nil }
+func (r *Reader) Partial() bool {
+	if r.e.back != nil {
+		return r.e.back.partial()
+	}
+	return r.e.before > 0 && r.e.err == nil
+}
 
 // Err returns the error that ended iteration, or nil at a clean end of input. It never
 // returns io.EOF. Once set it stays set until Reset.
@@ -209,6 +221,13 @@ func (r *Reader) Stats() Stats {
 		Reads:     e.reads,
 		MaxRecord: e.longest,
 		Buffer:    e.buf.Stats(),
+		TooLong:   e.overLong,
+	}
+	if e.cfg.opt.TooLong == TooLongSkip {
+		s.Records -= e.overLong
+	}
+	if r.e.back != nil {
+		r.e.back.stats(&s)
 	}
 	s.Format, s.CompressedBytes = e.compressed()
 	return s

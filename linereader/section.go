@@ -32,7 +32,7 @@ func NewSection(src io.ReaderAt, start, end int64, opt Options) *Reader {
 	// read with Decompress is read as it is.
 	var format decompress.Format
 	if opt.Decompress {
-		format = formatAt(src)
+		format = decompress.FormatAt(src)
 		opt.Decompress = false
 	}
 	r := New(io.NewSectionReader(src, from, math.MaxInt64-from), opt)
@@ -63,13 +63,6 @@ func sectionFault(cfg config, format decompress.Format, start, end int64) error 
 		return fmt.Errorf("linereader: section [%d, %d) is out of order", start, end)
 	}
 	return nil
-}
-
-// formatAt detects the compression format of src from its first bytes.
-func formatAt(src io.ReaderAt) decompress.Format {
-	var header [16]byte
-	n, _ := src.ReadAt(header[:], 0)
-	return decompress.Detect(header[:n])
 }
 
 // seekBoundary consumes input up to the end of the first separator, which is where the

@@ -3,7 +3,7 @@ package linereader
 // Benchmarks of sections on a large file, which they do not make: set FOREACH_BENCH_FILE
 // to its name, for example a file made by
 //
-//	go run ./benchmarks/cmd/gen --shape tall --size 256MiB -o /tmp/tall.txt
+//	go run ./testdata/gen --shape tall --size 256MiB -o /tmp/tall.txt
 //	FOREACH_BENCH_FILE=/tmp/tall.txt go test -run '^$' -bench 'Count|Section' -benchtime 3x ./linereader
 //
 // Every benchmark checks its record count against a sequential count before it reports.

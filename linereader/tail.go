@@ -39,12 +39,34 @@ func NewTail(src io.ReaderAt, size int64, n int, opt Options) *Reader {
 		start, reads, refuse = tailStart(src, size, n, &cfg)
 	}
 	start = max(0, min(start, size))
-	r := NewAt(io.NewSectionReader(src, start, size-start), start, opt)
+	r := newAt(io.NewSectionReader(src, start, size-start), start, opt)
 	r.e.reads = reads
 	if refuse != nil {
 		r.e.fail(refuse) // the tail's error, not the options': Reset reads the new source
 	}
 	return r
+}
+
+// TailStart returns the offset where the last n records of src[0:size) begin, as NewTail
+// finds it (an unterminated last record counts; size when n < 1 or there is no record):
+// the one answer to "where do the last n records start", for a program that reads them
+// itself (in pieces, or across a following file's rotations). Only splittable options:
+// otherwise, or with Decompress over compressed input, the error wraps
+// ErrNotSplittable. A read error, or a src shorter than size (io.ErrUnexpectedEOF), is
+// returned as it is.
+func TailStart(src io.ReaderAt, size int64, n int, opt Options) (int64, error) {
+	cfg := newConfig(opt)
+	if err := cfg.splittable(); err != nil {
+		return 0, err
+	}
+	if format, _ := refuseCompressed(src, size, opt); format != "" {
+		return 0, fmt.Errorf("%w: %s input", ErrNotSplittable, format)
+	}
+	if size < 0 {
+		return 0, fmt.Errorf("linereader: tail of %d bytes: the size is negative", size)
+	}
+	start, _, err := tailStart(src, size, n, &cfg)
+	return max(0, min(start, size)), err
 }
 
 // refuseCompressed looks at src's first bytes when opt asks for Decompress: a part of a
@@ -55,7 +77,7 @@ func refuseCompressed(src io.ReaderAt, size int64, opt Options) (decompress.Form
 		return "", opt
 	}
 	opt.Decompress = false
-	return formatAt(io.NewSectionReader(src, 0, max(size, 0))), opt
+	return decompress.FormatAt(io.NewSectionReader(src, 0, max(size, 0))), opt
 }
 
 // tailStart returns the offset where the last n records of src[0:size) begin, and the

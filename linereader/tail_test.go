@@ -271,3 +271,31 @@ func (b badByteReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	}
 	return n, nil
 }
+
+// TailStart is where NewTail's first record starts (size when there is none), for
+// every splittable separator and n; it refuses what NewTail refuses.
+func TestTailStartIsWhereNewTailBegins(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 1))
+	for range 2000 {
+		sep := splittableSeps[rng.IntN(len(splittableSeps))]
+		in := RandomOver(rng, fromEndAlphabet(sep), rng.IntN(60))
+		opt := Options{Sep: []byte(sep), BufferSize: 1 + rng.IntN(9)}
+		n := rng.IntN(8)
+		got, err := TailStart(bytes.NewReader(in), int64(len(in)), n, opt)
+		require.NoError(t, err)
+		r := NewTail(bytes.NewReader(in), int64(len(in)), n, opt)
+		want := int64(len(in))
+		if r.Next() {
+			want = r.Offset()
+		}
+		require.NoError(t, r.Err())
+		require.Equal(t, want, got, "input %q sep %q n %d", in, sep, n)
+	}
+	_, err := TailStart(strings.NewReader("a\n"), 2, 1, Options{Paragraph: true})
+	assert.ErrorIs(t, err, ErrNotSplittable)
+	gz := Gzipped(t, []byte("a\nb\n"))
+	_, err = TailStart(bytes.NewReader(gz), int64(len(gz)), 1, Options{Decompress: true})
+	assert.ErrorIs(t, err, ErrNotSplittable)
+	_, err = TailStart(strings.NewReader("a\n"), 10, 1, Options{})
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+}

@@ -6,10 +6,10 @@ import (
 	"os"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/foreachio/foreach/internal/decompress"
+	"github.com/foreachio/foreach/internal/sections"
 	"github.com/foreachio/foreach/linereader"
 )
 
@@ -127,9 +127,7 @@ func sectionable(ra io.ReaderAt, opt linereader.Options) bool {
 		return false
 	}
 	if opt.Decompress {
-		var header [16]byte
-		n, _ := ra.ReadAt(header[:], 0)
-		return decompress.Detect(header[:n]) == decompress.None
+		return decompress.FormatAt(ra) == decompress.None
 	}
 	return true
 }
@@ -198,16 +196,16 @@ func finish(g *group, closeFile func() error) error {
 // inSections reads [0, size) of ra in sections, `workers` goroutines each taking the
 // next section not yet taken until none is left or the group halts.
 func inSections(ctx context.Context, ra io.ReaderAt, size int64, opt linereader.Options, workers int, w worker) error {
-	spans := linereader.Partition(size, sectionCount(size, workers))
+	spans := linereader.Partition(size, sections.Count(size, workers, sectionsPerWorker, minSection))
 	g := newGroup(nil)
 	defer haltOn(ctx, g)()
-	var next atomic.Int64 // the next span to take
+	queue := sections.NewQueue(len(spans))
 	for range min(workers, len(spans)) {
 		g.run(func() {
 			fn, done := w()
 			for !g.over() {
-				k := next.Add(1) - 1
-				if k >= int64(len(spans)) {
+				k, ok := queue.Take()
+				if !ok {
 					if done != nil {
 						done()
 					}
@@ -221,13 +219,6 @@ func inSections(ctx context.Context, ra io.ReaderAt, size int64, opt linereader.
 		})
 	}
 	return g.wait()
-}
-
-// sectionCount is how many sections a file of size bytes is cut into for `workers`.
-func sectionCount(size int64, workers int) int {
-	n := int64(workers) * sectionsPerWorker
-	n = min(n, max(int64(workers), size/minSection))
-	return int(n)
 }
 
 // readSection calls fn on each record of the section sp of ra. Its Reader's buffer is no

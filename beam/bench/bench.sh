@@ -25,7 +25,7 @@ trap 'rm -rf "$WORK"' EXIT
 
 commit=$(git rev-parse --short HEAD)
 # Only the code that goes into the binaries counts: tests and this script's output do not.
-if git status --porcelain -- .. ../../linereader ../../bytelist ../../internal ../../cmd/foreach ../../benchmarks/cmd/gen |
+if git status --porcelain -- .. ../../linereader ../../bytelist ../../internal ../../cmd/foreach ../../testdata/gen |
 	grep -v -e '_test\.go$' -e 'results\.md$' | grep -q .; then
 	commit="$commit (with uncommitted changes)"
 fi
@@ -36,8 +36,8 @@ go build -o "$WORK/seqloop" ./seqloop
 go build -o "$WORK/perrecord" ./perrecord
 (cd ../.. && go build -o "$WORK/foreach" ./cmd/foreach)
 mkdir -p "$WORK/data" "$WORK/tiny" "$WORK/out"
-(cd ../.. && go run ./benchmarks/cmd/gen --shape tall --size "$TALL" -o "$WORK/data/tall.txt" &&
-	go run ./benchmarks/cmd/gen --shape mixed --size "$MIXED" -o "$WORK/data/mixed.txt")
+(cd ../.. && go run ./testdata/gen --shape tall --size "$TALL" -o "$WORK/data/tall.txt" &&
+	go run ./testdata/gen --shape mixed --size "$MIXED" -o "$WORK/data/mixed.txt")
 printf 'one line\n' >"$WORK/tiny/one.txt"
 files=("$WORK/data/tall.txt" "$WORK/data/mixed.txt")
 bytes=$(cat "${files[@]}" | wc -c)

@@ -34,7 +34,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/exp/stats"
 
-	"github.com/foreachio/foreach/benchmarks"
+	"github.com/foreachio/foreach/internal/contend"
 	"github.com/foreachio/foreach/internal/corpus"
 	"github.com/foreachio/foreach/linereader"
 )
@@ -247,21 +247,21 @@ The contenders:
                           project was written to replace
 `
 
-// contender is one of the suite's contenders (package benchmarks) under the name this
+// contender is one of the suite's contenders (package internal/contend) under the name this
 // table gives it: the demo and the published figures time the same loops.
 type contender struct {
 	name string
-	benchmarks.Contender
+	contend.Contender
 }
 
 var contenders = []contender{
-	{"engine Lines", benchmarks.Contenders["Lines"]},
-	{"engine Views", benchmarks.Contenders["Views"]},
-	{"engine Batches", benchmarks.Contenders["Batches"]},
-	{"bufio.Scanner", benchmarks.Contenders["ScannerBytes"]},
-	{baseline, benchmarks.Contenders["ScannerCopy"]},
-	{"bufio.ReadBytes", benchmarks.Contenders["ReadBytes"]},
-	{"naive 1.5x line buffer", benchmarks.Contenders["Naive"]},
+	{"engine Lines", contend.Contenders["Lines"]},
+	{"engine Views", contend.Contenders["Views"]},
+	{"engine Batches", contend.Contenders["Batches"]},
+	{"bufio.Scanner", contend.Contenders["ScannerBytes"]},
+	{baseline, contend.Contenders["ScannerCopy"]},
+	{"bufio.ReadBytes", contend.Contenders["ReadBytes"]},
+	{"naive 1.5x line buffer", contend.Contenders["Naive"]},
 }
 
 // baseline is the contender the others are compared with.
@@ -271,7 +271,7 @@ const baseline = "bufio.Scanner+copy"
 type sample struct {
 	mbps    float64
 	mallocs uint64
-	res     benchmarks.Result
+	res     contend.Result
 }
 
 // benchFile runs every contender cfg.runs times on the file name and prints its table.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/foreachio/foreach/benchmarks"
+	"github.com/foreachio/foreach/internal/contend"
 )
 
 func samplesOf(mbps ...float64) []sample {
@@ -46,8 +46,8 @@ func TestRatioVerdict(t *testing.T) {
 // ends) is an error naming it, and the chomping contenders are not held to the bytes of
 // the others.
 func TestSameRecordsSeesRecordsShifted(t *testing.T) {
-	keep := benchmarks.Result{Records: 2, Bytes: 6, Ends: 'a' + '\n' + 'c' + '\n'}
-	chomped := benchmarks.Result{Records: 2, Bytes: 4, Ends: 'a' + 'b' + 'c' + 'd'}
+	keep := contend.Result{Records: 2, Bytes: 6, Ends: 'a' + '\n' + 'c' + '\n'}
+	chomped := contend.Result{Records: 2, Bytes: 4, Ends: 'a' + 'b' + 'c' + 'd'}
 	samples := make([][]sample, len(contenders))
 	for i, c := range contenders {
 		res := keep

@@ -13,9 +13,11 @@ import (
 // with -z), and cuts records only where it must. Anything else is counted by one pass
 // over Pieces, which never holds a record whole: pipes and standard input, which have
 // no size to split; files whose size says nothing of their content (0 for /proc's);
-// and every input under --stats, whose figures come from the records.
+// every input under --stats, whose figures come from the records; and every input
+// with --too-long skip or cut, whose count of such records is reported.
 func (c *command) count(in *input) {
-	if in.opened && in.size > 0 && !c.cfg.stats {
+	tossing := c.cfg.opt.MaxRecord > 0 && c.cfg.opt.TooLong != linereader.TooLongStop
+	if in.opened && in.size > 0 && !c.cfg.stats && !tossing {
 		workers := c.cfg.jobs
 		if c.cfg.opt.Decompress {
 			workers = 1

@@ -104,6 +104,12 @@ counts newlines: a file whose last line has no newline counts one more.
 Memory: every mode passes a record longer than the buffer through in pieces,
 so memory stays bounded whatever the input. Only --max-record holds a record
 whole (up to SIZE), so that a record it refuses is never partly printed.
+--too-long says what a longer record gets: stop (the default: the file is
+reported with the record's line and offset, the rest of it skipped, status 1),
+skip (the record is dropped and reading goes on; a count of the records dropped
+is reported at the end of the file, status 0) or cut (its first SIZE bytes are
+printed, then its separator; counted in the same way). Whichever, no more than
+about SIZE of a record is ever held, and line numbers (-n) count every record.
 
 Output is written in large blocks; when an input is a pipe, terminal, socket
 or FIFO, what is pending is written before every read that may wait, so
@@ -124,8 +130,8 @@ started again goes on there, also across rotations made while it was stopped.
 
 // rawFlags holds the values of the flags that are checked after parsing, as typed.
 type rawFlags struct {
-	sep, ors, limit, maxRecord, buffer, jobs string
-	null, help, version                      bool
+	sep, ors, limit, maxRecord, tooLong, buffer, jobs string
+	null, help, version                               bool
 }
 
 // newFlagSet defines the flags of the main command on cfg, and on raw for the values
@@ -152,7 +158,9 @@ func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
 		NoOptDefVal = "true"
 	fs.VarPF(progressValue{&cfg.progress, progressOff}, "no-progress", "", "never draw a progress bar").
 		NoOptDefVal = "true"
-	fs.Var(typed{&raw.maxRecord, "SIZE"}, "max-record", "fail a record longer than SIZE: the file is reported and skipped")
+	fs.Var(typed{&raw.maxRecord, "SIZE"}, "max-record", "fail a record longer than SIZE: the file is reported and skipped (see --too-long)")
+	raw.tooLong = "stop"
+	fs.Var(typed{&raw.tooLong, "stop|skip|cut"}, "too-long", "with --max-record, what a longer record gets: stop (report the file, skip its rest), skip (drop the record, go on), cut (print its first SIZE bytes and its separator)")
 	// 128 KiB, as cat reads: against 64 KiB (the library's default) it halves the
 	// system calls of the copy.
 	raw.buffer = "128KiB"
@@ -299,7 +307,17 @@ func (cfg *config) records(fs *pflag.FlagSet, raw *rawFlags) error {
 	return nil
 }
 
-// sizes sets --limit, --max-record, --buffer and --jobs. Zero means "none" or "the
+// tooLongArg is the value of --too-long.
+func tooLongArg(value string) (linereader.TooLong, error) {
+	for _, t := range []linereader.TooLong{linereader.TooLongStop, linereader.TooLongSkip, linereader.TooLongCut} {
+		if value == t.String() {
+			return t, nil
+		}
+	}
+	return 0, invalidArg("too-long", value, "not one of stop, skip, cut")
+}
+
+// sizes sets --limit, --max-record, --too-long, --buffer and --jobs. Zero means "none" or "the
 // default" to the library; on the command line it is refused where it would surprise.
 func (cfg *config) sizes(fs *pflag.FlagSet, raw *rawFlags) error {
 	var err error
@@ -312,6 +330,9 @@ func (cfg *config) sizes(fs *pflag.FlagSet, raw *rawFlags) error {
 		if cfg.opt.MaxRecord, err = sizeArg("max-record", raw.maxRecord, 0); err != nil { // 0: unbounded
 			return err
 		}
+	}
+	if cfg.opt.TooLong, err = tooLongArg(raw.tooLong); err != nil {
+		return err
 	}
 	if cfg.opt.BufferSize, err = sizeArg("buffer", raw.buffer, 1); err != nil {
 		return err
@@ -402,14 +423,24 @@ func noEffect(fs *pflag.FlagSet, cfg *config) error {
 	if cfg.opt.UTF8 && cfg.opt.Limit == 0 {
 		return usagef("--utf8 has no effect without --limit")
 	}
-	if cfg.opt.Limit > 0 && cfg.opt.MaxRecord >= cfg.opt.Limit {
+	if fs.Changed("too-long") && cfg.opt.MaxRecord == 0 {
+		return usagef("--too-long has no effect without --max-record")
+	}
+	// The longest record --limit lets through: a --utf8 cut may end up to 3 bytes past it.
+	longest := cfg.opt.Limit
+	if cfg.opt.UTF8 {
+		longest += 3
+	}
+	if cfg.opt.Limit > 0 && cfg.opt.MaxRecord >= longest {
 		return usagef("--max-record has no effect with a --limit no larger than it (records never exceed --limit)")
 	}
 	return nil
 }
 
 // flagError turns pflag's parse errors into GNU getopt's messages; anything else is
-// already a usage error of ours. --help is passed on.
+// already a usage error of ours. --help is passed on. The option is quoted as values
+// are (quoteValue): getopt prints it as typed, and a newline in it would break the
+// message's one line.
 func flagError(err error) error {
 	var (
 		unknown  *pflag.NotExistError
@@ -422,14 +453,14 @@ func flagError(err error) error {
 		return err
 	case errors.As(err, &unknown):
 		if unknown.GetSpecifiedShortnames() != "" {
-			return usagef("invalid option -- '%s'", unknown.GetSpecifiedName())
+			return usagef("invalid option -- %s", quoteValue(unknown.GetSpecifiedName()))
 		}
-		return usagef("unrecognized option '--%s'", unknown.GetSpecifiedName())
+		return usagef("unrecognized option %s", quoteValue("--"+unknown.GetSpecifiedName()))
 	case errors.As(err, &needsArg):
 		if needsArg.GetSpecifiedShortnames() != "" {
-			return usagef("option requires an argument -- '%s'", needsArg.GetSpecifiedName())
+			return usagef("option requires an argument -- %s", quoteValue(needsArg.GetSpecifiedName()))
 		}
-		return usagef("option '--%s' requires an argument", needsArg.GetSpecifiedName())
+		return usagef("option %s requires an argument", quoteValue("--"+needsArg.GetSpecifiedName()))
 	case errors.As(err, &badValue):
 		why := errNotBool.Error() // pflag's own bool flags, whose cause is strconv's
 		if c := errors.Unwrap(badValue); c != nil && !errors.Is(c, strconv.ErrSyntax) {
@@ -437,9 +468,9 @@ func flagError(err error) error {
 		}
 		return invalidArg(badValue.GetFlag().Name, badValue.GetValue(), why)
 	case errors.As(err, &syntax):
-		return usagef("unrecognized option '%s'", syntax.GetSpecifiedFlag())
+		return usagef("unrecognized option %s", quoteValue(syntax.GetSpecifiedFlag()))
 	}
-	return &usageError{err.Error()}
+	return &usageError{strings.ReplaceAll(err.Error(), "\n", `\n`)} // one line whatever it says
 }
 
 // parseSize parses a byte count such as 4096, 64KiB or 1G with go-humanize.

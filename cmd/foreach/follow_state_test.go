@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -167,4 +170,28 @@ func checkAtLeastOnce(t *testing.T, printed []string, n int) {
 	for k, c := range seen {
 		require.NotZero(t, c, "seq=%d lost", k)
 	}
+}
+
+// Issue 37: a crafted --state file whose checkpoint names more bytes before its offset
+// than the offset (tail=64 at off=5), with the file at the name changed and a rotated
+// gzip copy beside it whose first bytes match the checkpoint's, made the resume slice
+// before the start of those bytes and panic. It is refused, with a message naming the
+// state file, before anything is followed.
+func TestFollowCommandRefusesCraftedState(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "app.log")
+	require.NoError(t, os.WriteFile(name, []byte("other\n"), 0o666))
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write([]byte("hello\nworld\n"))
+	require.NoError(t, w.Close())
+	require.NoError(t, os.WriteFile(name+".1.gz", gz.Bytes(), 0o666))
+	head := sha256.Sum256([]byte("hel"))
+	line := fmt.Sprintf("foreach-follow/1 off=5 head=3:%x tail=64:%x name=%q\n", head[:16], head[:16], name)
+	state := filepath.Join(dir, "state")
+	require.NoError(t, os.WriteFile(state, []byte(line), 0o666))
+	out, errs, status := runCmd(t, "", "-f", "--state", state, name)
+	require.Equal(t, 1, status, errs)
+	require.Empty(t, out)
+	require.True(t, strings.HasPrefix(errs, "foreach: "+state+": line 1: follow: not a checkpoint"), errs)
 }

@@ -213,3 +213,43 @@ func TestFromEndUsageErrors(t *testing.T) {
 		assert.Equal(t, 2, strings.Count(errs, "\n"), "one line, then the pointer to --help")
 	}
 }
+
+// Which sizes --last and --reverse trust to read a file backwards from: a size that
+// is where the data ends, or that a larger file has grown past since; not 0, not a
+// size the data falls short of, not a page the data runs past.
+func TestSizeIsEnd(t *testing.T) {
+	data := bytes.Repeat([]byte("x\n"), 6000)
+	for _, tc := range []struct {
+		data []byte
+		size int64
+		want bool
+	}{
+		{data[:20], 20, true},
+		{data[:1], 1, true},
+		{nil, 0, false},
+		{data[:20], 0, false},          // /proc
+		{data[:20], kernelPage, false}, // /sys
+		{data[:20], 19, false},         // a page that reads more
+		{data, kernelPage, false},
+		{data, kernelPage + 1, true}, // a file grown since it was opened
+		{data, int64(len(data)) + 1, false},
+	} {
+		assert.Equal(t, tc.want, sizeIsEnd(bytes.NewReader(tc.data), tc.size), "%d bytes of size %d", len(tc.data), tc.size)
+	}
+}
+
+// --last 0 over several files prints nothing, not even tail's headers, as tail -n 0
+// (found by TestDiffAgainstTools: the headers were printed).
+func TestLastZeroPrintsNoHeaders(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	require.NoError(t, os.WriteFile(a, []byte("a\n"), 0o666))
+	require.NoError(t, os.WriteFile(b, []byte("b\n"), 0o666))
+	for _, args := range [][]string{{"--last", "0"}, {"--last", "0", "--reverse"}} {
+		out, errs, status := runCmd(t, "", append(args, a, b)...)
+		assert.Equal(t, 0, status, errs)
+		assert.Empty(t, out, "%q", args)
+	}
+	out, _, _ := runCmd(t, "", "--last", "1", a, b)
+	assert.Equal(t, "==> "+a+" <==\na\n\n==> "+b+" <==\nb\n", out)
+}

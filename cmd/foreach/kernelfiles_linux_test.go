@@ -41,3 +41,34 @@ func TestKernelFilesAsCatAndWc(t *testing.T) {
 		}
 	}
 }
+
+// Issue 37: --last and --reverse on kernel files whose size says nothing of their
+// content printed nothing with status 0 (/proc's, of size 0) or failed with "unexpected
+// EOF" (/sys's, whose size is a page): they are read forward, as tail and tac read
+// them. The files are ones whose content does not change between two reads.
+func TestKernelFilesAsTailAndTac(t *testing.T) {
+	for _, name := range []string{"/proc/version", "/proc/filesystems", "/sys/devices/system/cpu/online", "/sys/kernel/mm/transparent_hugepage/enabled"} {
+		if _, err := os.Stat(name); err != nil {
+			continue
+		}
+		for _, tc := range []struct {
+			tool []string
+			args []string
+		}{
+			{[]string{"tail", "-n", "2"}, []string{"--last", "2"}},
+			{[]string{"tail", "-n", "1"}, []string{"--last", "1", "-n"}},
+			{[]string{"tac"}, []string{"--reverse"}},
+			{[]string{"tac"}, []string{"--reverse", "--last", "100"}},
+		} {
+			want, err := exec.Command(tc.tool[0], append(tc.tool[1:], name)...).Output()
+			require.NoError(t, err, "%q %s", tc.tool, name)
+			require.NotEmpty(t, want, "%q %s", tc.tool, name)
+			if tc.args[len(tc.args)-1] == "-n" {
+				want = []byte("     1\t" + string(want))
+			}
+			out, errs, status := runCmd(t, "", append(tc.args, name)...)
+			assert.Equal(t, 0, status, errs)
+			assert.Equal(t, string(want), out, "foreach %q %s", tc.args, name)
+		}
+	}
+}

@@ -92,10 +92,11 @@ func (c *command) fromEnd(in *input) {
 
 // regular returns the input as an io.ReaderAt of size bytes, from where it stands (a
 // standard input that is a regular file may have been read in part) when it is a
-// regular file, and whether that is its records' bytes as they are: not compressed
-// input with -z, which is read forward to be decompressed.
+// regular file whose size tells where its data ends (sizeIsEnd), and whether that is
+// its records' bytes as they are: not compressed input with -z, which is read forward
+// to be decompressed. Other input is read forward, as tail and tac read a pipe.
 func (c *command) regular(in *input) (io.ReaderAt, int64, bool) {
-	if in.size < 0 || in.file == nil {
+	if in.size < 0 || in.file == nil || !sizeIsEnd(in.file, in.size) {
 		return nil, 0, false
 	}
 	var pos int64
@@ -117,11 +118,32 @@ func (c *command) regular(in *input) (io.ReaderAt, int64, bool) {
 	return src, in.size - pos, true
 }
 
+// kernelPage is the size a kernel's file system (/sys) gives a file whose content is
+// made when it is read, whatever its length.
+const kernelPage = 4096
+
+// sizeIsEnd reports whether the data of f, a regular file of size bytes, ends at size,
+// so that it can be read from there backwards: not when size is 0 (the size of /proc's
+// files, and an empty file costs nothing read forward), nor when no byte lies just
+// before size (a file shorter than its size: /sys's, whose size is a page), nor when
+// bytes lie past a size of at most a page (a page that reads more). A larger file
+// that reads past its size is a file growing: it is read back from the size it had
+// when opened, as tail reads it. One read of 2 bytes tells.
+func sizeIsEnd(f io.ReaderAt, size int64) bool {
+	if size <= 0 {
+		return false
+	}
+	var b [2]byte
+	n, _ := f.ReadAt(b[:], size-1)
+	return n == 1 || n == 2 && size > kernelPage
+}
+
 // header writes tail's "==> NAME <==" before a file's records when several files are
 // printed with --last, after a blank line from the second on. The line before it ends
-// there: the next file's first record does not continue it.
+// there: the next file's first record does not continue it. --last 0 prints no header,
+// as tail -n 0 prints nothing at all.
 func (c *command) header(name string) {
-	if c.cfg.last < 0 || len(c.cfg.files) < 2 || c.cfg.withName {
+	if c.cfg.last <= 0 || len(c.cfg.files) < 2 || c.cfg.withName {
 		return
 	}
 	if name == "-" {

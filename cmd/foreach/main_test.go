@@ -155,6 +155,11 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-l", "-3"}, "foreach: invalid --limit argument '-3': negative size\n"},
 		{[]string{"--limit=abc"}, "foreach: invalid --limit argument 'abc': not a size (examples: 4096, 64KiB, 1G)\n"},
 		{[]string{"--max-record", "12 parsecs"}, "foreach: invalid --max-record argument '12 parsecs': not a size (examples: 4096, 64KiB, 1G)\n"},
+		{[]string{"-l", "10", "--max-record", "10"}, "foreach: --max-record has no effect with a --limit no larger than it (records never exceed --limit)\n"},
+		{[]string{"-l", "10", "--utf8", "--max-record", "13"}, "foreach: --max-record has no effect with a --limit no larger than it (records never exceed --limit)\n"},
+		{[]string{"-\n"}, "foreach: invalid option -- \"\\n\"\n"},
+		{[]string{"--a\nb"}, "foreach: unrecognized option \"--a\\nb\"\n"},
+		{[]string{"--sep", "\\\n"}, "foreach: invalid --sep argument \"\\\\\\n\": unknown escape \\ then the byte 0x0a (known: \\n \\r \\t \\0 \\\\ \\xHH)\n"},
 		{[]string{"--buffer", "0"}, "foreach: invalid --buffer argument '0': must be at least 1 byte\n"},
 		{[]string{"--buffer", "2GiB"}, "foreach: invalid --buffer argument '2GiB': at most 1.0 GiB\n"},
 		{[]string{"-j", "0", "-c"}, "foreach: invalid --jobs argument '0': must be at least 1\n"},
@@ -302,4 +307,17 @@ func TestParseSize(t *testing.T) {
 		_, err := parseSize(in)
 		assert.Error(t, err, in)
 	}
+}
+
+// --max-record below --limit plus 3 has an effect with --utf8, whose cut may end up to
+// 3 bytes past the limit: it is taken, and refuses such a piece.
+func TestMaxRecordWithUTF8Limit(t *testing.T) {
+	in := "xxxxxxxxx\U0001F600\n" // the 4-byte character begins at the limit's last byte
+	out, errs, status := runCmd(t, in, "-l", "10", "--utf8", "--ors=|")
+	require.Equal(t, 0, status, errs)
+	assert.Equal(t, "xxxxxxxxx\U0001F600|\n|", out)
+	out, errs, status = runCmd(t, in, "-l", "10", "--utf8", "--max-record", "12")
+	assert.Equal(t, 1, status)
+	assert.Empty(t, out)
+	assert.Contains(t, errs, "longer than --max-record 12 B")
 }

@@ -7,6 +7,7 @@ const outBufferSize = 256 << 10
 
 // directWrite is the size from which a write skips the buffer: once what is pending
 // is written, a block this large goes to standard output as it is, without a copy.
+// (A buffer smaller than that, which the printer's tests use, lowers it to its size.)
 const directWrite = 32 << 10
 
 // output is the one buffer over standard output. It is bufio.Writer with its buffer
@@ -14,22 +15,26 @@ const directWrite = 32 << 10
 // a time, which a Write call per prefix would cost more than the append.
 type output struct {
 	w   io.Writer
-	buf []byte // what is pending; cap(buf) is outBufferSize and never changes
-	err error  // the first write error; once set, nothing more is written
+	buf []byte // what is pending; cap(buf) is fixed by newOutput and never changes
+	// direct is the length from which Write skips buf: min(directWrite, cap(buf)), so
+	// that what Write appends after a flush always fits.
+	direct int
+	err    error // the first write error; once set, nothing more is written
 }
 
-func newOutput(w io.Writer) *output {
-	return &output{w: w, buf: make([]byte, 0, outBufferSize)}
+// newOutput returns the buffer of size bytes over w.
+func newOutput(w io.Writer, size int) *output {
+	return &output{w: w, buf: make([]byte, 0, size), direct: min(directWrite, size)}
 }
 
 // Write appends p, writing what is pending first when p does not fit, and writing a
 // large p straight through. Its error is the first write error of o.
 func (o *output) Write(p []byte) (int, error) {
-	if len(p) > cap(o.buf)-len(o.buf) || len(p) >= directWrite {
+	if len(p) > cap(o.buf)-len(o.buf) || len(p) >= o.direct {
 		if o.Flush() != nil {
 			return 0, o.err
 		}
-		if len(p) >= directWrite {
+		if len(p) >= o.direct {
 			var n int
 			n, o.err = o.w.Write(p)
 			return n, o.err

@@ -27,11 +27,12 @@ type printer struct {
 	// base is the number -n gives the line before the input's first: with -H, 0, as
 	// grep numbers each file's lines from 1; else the lines numbered in earlier inputs,
 	// less one when the input's first line continues the last of them, as with cat -n.
-	base   int64
-	first  bool // nothing of the input is written yet
-	inside bool // the last piece was Partial: the next one continues its record
-	length int  // bytes of the current record so far, for --stats
-	tail   endTail
+	base    int64
+	first   bool  // nothing of the input is written yet
+	inside  bool  // the last piece was Partial: the next one continues its record
+	length  int   // bytes of the current record so far, for --stats
+	dropped int64 // records --too-long skip dropped so far, counted in line
+	tail    endTail
 }
 
 // print writes the records of one input with their prefixes and terminators.
@@ -104,6 +105,7 @@ func (c *command) printRecords(name string, r *linereader.Reader) {
 // piece writes a record, or a piece of one, that comes on its own.
 func (p *printer) piece(piece []byte) {
 	if !p.inside {
+		p.skipped()
 		p.begin()
 	}
 	p.c.w.Write(piece)
@@ -117,6 +119,17 @@ func (p *printer) piece(piece []byte) {
 	p.end(p.tail.endsWith(piece, p.term))
 	p.tail.reset()
 	p.line = p.r.LineNo()
+}
+
+// skipped counts in p.line the records --too-long skip dropped before the current one:
+// they were lines of the input, and -n numbers the lines of the input.
+func (p *printer) skipped() {
+	if p.c.cfg.opt.TooLong != linereader.TooLongSkip || p.c.cfg.opt.MaxRecord == 0 {
+		return
+	}
+	n := p.r.Stats().TooLong
+	p.line += n - p.dropped
+	p.dropped = n
 }
 
 // run writes a run of whole records, each ending with p.sep but an unterminated last
@@ -150,7 +163,14 @@ func (p *printer) records(run []byte) (ended, wrote bool) {
 	for ; len(run) > 0; wrote = true {
 		var rec []byte
 		rec, run, ended = cut(run, sep)
-		if need := len(label) + len(num.buf) + len(rec) + len(ors) + len(sep) + 1; need > cap(buf)-len(buf) {
+		// The most this record appends: the label; the number, which next may lengthen
+		// by a digit and which is stored as 8 bytes when shorter; the record; --ors or
+		// the separator it lacks.
+		need := len(label) + len(rec) + len(ors) + len(sep)
+		if number {
+			need += max(8, len(num.buf)+1)
+		}
+		if need > cap(buf)-len(buf) {
 			w.buf = buf
 			if buf = w.room(need); buf == nil {
 				p.whole(rec, ended) // larger than the buffer, or the output failed
@@ -162,8 +182,8 @@ func (p *printer) records(run []byte) (ended, wrote bool) {
 		if number {
 			num.next()
 			if n := len(num.buf); n <= 8 {
-				// One 8-byte store instead of a call to copy 7 bytes: need left room
-				// for it, and the record overwrites the byte past the prefix.
+				// One 8-byte store instead of a call to copy 7 bytes: need counted
+				// room for it, and the record overwrites the bytes past the prefix.
 				*(*[8]byte)(buf[len(buf) : len(buf)+8]) = num.word()
 				buf = buf[:len(buf)+n]
 			} else {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -14,58 +13,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// printModel is what -n, -H and --ors print for a sequence of inputs, written as simply
-// as it can be: each input cut after every separator, each record prefixed and ended
-// as cat -n, grep -H and grep -Hn do (with -H, numbered from 1 in each input). An
-// unterminated last record runs on into the next input's first record, which then has
-// no prefix of its own (without -H or --ors, which end every record).
-func printModel(inputs [][]byte, names []string, sep []byte, number, withName bool, ors []byte) []byte {
-	var out []byte
-	line, midLine := 0, false
-	for f, in := range inputs {
-		if withName {
-			line = 0
-		}
-		var records [][]byte
-		for len(in) > 0 {
-			n := len(in)
-			if i := bytes.Index(in, sep); i >= 0 {
-				n = i + len(sep)
-			}
-			records, in = append(records, in[:n]), in[n:]
-		}
-		for i, rec := range records {
-			if i == 0 && midLine {
-				line-- // the rest of the line before
-			} else {
-				if withName {
-					out = append(out, names[f]+":"...)
-				}
-				switch {
-				case number && withName:
-					out = fmt.Appendf(out, "%d:", line+1)
-				case number:
-					out = fmt.Appendf(out, "%6d\t", line+1)
-				}
-			}
-			line++
-			out = append(out, rec...)
-			ended := bytes.HasSuffix(rec, sep)
-			switch {
-			case ors != nil:
-				out, ended = append(out, ors...), true
-			case !ended && withName:
-				out, ended = append(out, sep...), true
-			}
-			midLine = !ended
-		}
-	}
-	return out
-}
-
 // -n, -H and --ors with separators of one byte and of several, over sequences of
 // random inputs (some unterminated, some empty) and at read sizes that cut records
-// into pieces, against printModel; standard input among the files too.
+// into pieces, against refPrint (printref_test.go); standard input among the files too.
 func TestPrintMatchesModel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	dir := t.TempDir()
@@ -96,7 +46,7 @@ func TestPrintMatchesModel(t *testing.T) {
 					ors = []byte(v)
 				}
 				number, withName := flags[0] == "-n", slices.Contains(flags, "-H")
-				want := printModel(inputs, names, []byte(sep), number, withName, ors)
+				want := refPrint(inputs, names, printFlags{number: number, withName: withName, ors: ors, sep: []byte(sep)})
 				for _, size := range []int{1, 3, 16, 4096} {
 					a := append(append([]string{"--sep=" + strings.ReplaceAll(strings.ReplaceAll(sep, "\r", `\r`), "\n", `\n`), "--buffer=" + strconv.Itoa(size)}, flags...), args...)
 					out, errs, status := runCmd(t, stdin, a...)

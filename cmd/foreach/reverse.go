@@ -122,11 +122,11 @@ func tailStart(src io.ReaderAt, size int64, n int, opt linereader.Options) (int6
 }
 
 // copyRecords writes the records of r as they are, back to back, appended to the
-// output buffer in one loop: the records of a backward read, which come one at a time,
-// when no flag adds to them or takes from them (verbatim).
+// output buffer in one loop: the runs of a backward read (its records last first,
+// several at a time), when no flag adds to them or takes from them (verbatim).
 func (c *command) copyRecords(name string, r *linereader.Reader) {
 	w := c.w
-	for rec := range r.Views() {
+	for rec := range r.Runs() {
 		if len(rec) <= cap(w.buf)-len(w.buf) {
 			w.buf = append(w.buf, rec...)
 			continue

@@ -16,6 +16,12 @@ import (
 
 // run is the whole command: main only adds the process around it.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runWith(args, stdin, stdout, stderr, outBufferSize)
+}
+
+// runWith is run with an output buffer of outSize bytes: the printer's tests make it
+// small, so that records, prefixes and names meet its end at every offset.
+func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, outSize int) int {
 	if len(args) > 0 && args[0] == "bench" {
 		return runBench(args[1:], stdout, stderr)
 	}
@@ -34,7 +40,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &command{
 		cfg:    cfg,
 		stdin:  stdin,
-		w:      newOutput(stdout),
+		w:      newOutput(stdout, outSize),
 		stdout: stdout,
 		stderr: stderr,
 		start:  time.Now(),
@@ -228,9 +234,18 @@ func (f *flushReader) Read(p []byte) (int, error) {
 // any, is reported under its name (not once the output has stopped: the input was cut
 // short on purpose); trailing data after compressed streams is a warning.
 func (c *command) done(name string, r *linereader.Reader) {
-	c.tot.add(c.stats(r))
+	st := c.stats(r)
+	c.tot.add(st)
 	if err := r.Err(); err != nil && !c.stopped && !c.warnTrailing(name, err) {
 		c.fail(name, err)
+	}
+	if st.TooLong > 0 && !c.stopped {
+		what := "skipped"
+		if c.cfg.opt.TooLong == linereader.TooLongCut {
+			what = "cut"
+		}
+		c.report(messageName(name), fmt.Errorf("%s longer than --max-record %s %s",
+			plural(st.TooLong, "record"), formatSize(c.cfg.opt.MaxRecord), what))
 	}
 }
 

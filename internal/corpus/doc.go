@@ -18,9 +18,9 @@
 //
 //	n, err := corpus.WriteFile(name, corpus.Spec{Shape: corpus.Mixed, Size: 64 << 20})
 //
-// The command in the parent directory is a front end to this package:
+// The command at testdata/gen is a front end to this package:
 //
-//	go run ./benchmarks/cmd/gen --shape mixed --size 64MiB -o mixed.txt
+//	go run ./testdata/gen --shape mixed --size 64MiB -o mixed.txt
 //
 // # Shapes
 //

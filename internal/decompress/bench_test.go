@@ -18,13 +18,13 @@ import (
 	"github.com/pierrec/lz4/v4"
 	ulikunitz "github.com/ulikunitz/xz"
 
-	"github.com/foreachio/foreach/benchmarks"
+	"github.com/foreachio/foreach/internal/contend"
 	"github.com/foreachio/foreach/internal/corpus"
 	"github.com/foreachio/foreach/internal/decompress"
 )
 
 // The benchmarks decode real text (the Go distribution's .go files
-// concatenated to 128 MiB, benchmarks.MakeFile's "real") and the 64 MiB tall
+// concatenated to 128 MiB, contend.MakeFile's "real") and the 64 MiB tall
 // and mixed corpora, compressed by each format's own tool at its default
 // level. The files are made on first use, in $DECOMPRESS_BENCH_DIR when it is
 // set (benchmarks/compress.sh sets it, so that the script and the benchmarks
@@ -42,7 +42,7 @@ var benchShapes = []struct {
 	shape string
 	size  int64
 }{
-	{benchmarks.Real, 128 << 20},
+	{contend.Real, 128 << 20},
 	{string(corpus.Tall), 64 << 20},
 	{string(corpus.Mixed), 64 << 20},
 }
@@ -96,7 +96,7 @@ func benchInput(b *testing.B, shape string, size int64, ext string) (plain, comp
 	}
 	name := filepath.Join(benchDir, shape+".txt")
 	if _, err := os.Stat(name); err != nil {
-		f, err := benchmarks.MakeFile(benchDir, shape, size)
+		f, err := contend.MakeFile(benchDir, shape, size)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,6 +1,9 @@
 package decompress
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"io"
+)
 
 // Format names a compression format: "gzip", "zstd", "bzip2", "xz", "lz4",
 // or "" for none (the input is passed on as it is).
@@ -114,4 +117,13 @@ func matches(pattern []span, header []byte) bool {
 		}
 	}
 	return true
+}
+
+// FormatAt reports the format of the input ra holds, from its first bytes: the one place
+// that answers whether, and how, an input the callers can read at any offset is
+// compressed (linereader's sections and tails, the parallel package, the command).
+func FormatAt(ra io.ReaderAt) Format {
+	var header [16]byte
+	n, _ := ra.ReadAt(header[:], 0)
+	return Detect(header[:n])
 }

@@ -63,3 +63,19 @@ func (g *gzipDecoder) Read(p []byte) (int, error) {
 }
 
 func (g *gzipDecoder) close() {}
+
+// GzipFollows decides what follows a complete gzip member in r, whose end
+// is at offset at of the input, by the rule a Reader applies (follow): true
+// when another member starts there (its magic number left in r), false when
+// the input ends there or zero padding runs to its end. Other bytes are
+// trailing data: an *Error wrapping ErrTrailingData at offset at. A member
+// cut inside its magic number is an *Error wrapping io.ErrUnexpectedEOF. An
+// error of r's source is returned as it is. Package zindex walks a file's
+// members with it, so that an index and a Reader agree on where they end.
+func GzipFollows(r *bufio.Reader, at int64) (bool, error) {
+	next, err := follow(Gzip, r, nil, at)
+	if err == io.ErrUnexpectedEOF {
+		return false, &Error{Format: Gzip, Offset: at, Err: err}
+	}
+	return err == nil && next == nextStream, err
+}

@@ -67,7 +67,8 @@ var (
 // for zstd (refused above 128 MiB, as the zstd command does by default; 2
 // MiB or less at the default levels) and the dictionary declared in the
 // file for xz (8 MiB at xz's default level, 64 MiB at -9; refused above 128
-// MiB). A small input that decompresses to a huge output (a decompression
+// MiB), allocated as the data fills it (64 KiB first, doubled up to the
+// declared size), plus 64 KiB for an LZMA chunk's compressed bytes. A small input that decompresses to a huge output (a decompression
 // bomb) is the caller's concern: the Reader never buffers decompressed
 // bytes beyond its decoder's window, it produces them as they are read.
 //

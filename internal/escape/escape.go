@@ -39,10 +39,19 @@ func Parse(s string) ([]byte, error) {
 			out = append(out, unhex(s[i+1])<<4|unhex(s[i+2]))
 			i += 2
 		default:
-			return nil, fmt.Errorf(`unknown escape \%c (known: \n \r \t \0 \\ \xHH)`, s[i])
+			return nil, fmt.Errorf(`unknown escape %s (known: \n \r \t \0 \\ \xHH)`, escapeName(s[i]))
 		}
 	}
 	return out, nil
+}
+
+// escapeName is how an error names the escape of c: \c when c is printable, so that
+// the message stays one line whatever the input.
+func escapeName(c byte) string {
+	if ' ' < c && c < 0x7f {
+		return `\` + string(rune(c))
+	}
+	return fmt.Sprintf(`\ then the byte 0x%02x`, c)
 }
 
 func isHex(c byte) bool {

@@ -172,6 +172,29 @@ func (d *Decoder) Read(p []byte) (int, error) {
 	}
 }
 
+// Discard decodes the next n bytes and drops them, without copying them
+// out, and returns how many it dropped: fewer than n only with an error
+// (io.EOF at the end of the stream).
+func (d *Decoder) Discard(n int64) (int64, error) {
+	var done int64
+	for done < n {
+		if d.out.r < d.out.w {
+			k := int(min(int64(d.out.w-d.out.r), n-done))
+			d.out.r += k
+			done += int64(k)
+			continue
+		}
+		if d.err != nil {
+			return done, d.err
+		}
+		if d.state == atEnd {
+			return done, io.EOF
+		}
+		d.decode()
+	}
+	return done, nil
+}
+
 // WriteTo writes the rest of the decompressed stream to w, without copying
 // it through a buffer of the caller's.
 func (d *Decoder) WriteTo(w io.Writer) (int64, error) {

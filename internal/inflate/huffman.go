@@ -37,144 +37,119 @@ func (d *Decoder) huffman() bool {
 // bytes at most 7 past the last, and starts with ip <= len(in)-inMargin;
 // it starts with w < limit and writes at most 3 literals or a match of at
 // most 258 bytes, copied in words of 8 that end at most 7 bytes past it or
-// at 32 bytes, within buf's slack; a match reads from w-distance with distance <= w.
+// at 32 bytes (copyRest copies a long one's rest, and a short distance's
+// match), within buf's slack; a match reads from w-distance with distance
+// <= w.
 func (d *Decoder) fast() {
-	in, ip := d.in.in, d.in.ip
-	bits, nbits := d.in.bits, d.in.nbits
-	w := d.out.w
-	lit, dist := d.lit, d.dist
-	inEnd := len(in) - inMargin
-	outEnd := d.out.limit
-	if len(d.out.buf) != outSize || outEnd > outSize-slack || inEnd < 0 {
-		panic("inflate: fast loop bounds")
-	}
-	inp := unsafe.Pointer(unsafe.SliceData(in))
-	out := unsafe.Pointer(unsafe.SliceData(d.out.buf))
+	in, ip, bits, nbits, w := d.in.in, d.in.ip, d.in.bits, d.in.nbits, d.out.w
+	lit, dist, inEnd, outEnd := d.lit, d.dist, len(in)-inMargin, d.out.limit
+	inp, out := d.fastPointers()
 	for ip <= inEnd && w < outEnd {
-		bits |= load64(inp, ip) << (nbits & 63)
-		ip += int((63 - nbits) >> 3)
-		nbits |= 56
+		bits, ip, nbits = bits|load64(inp, ip)<<(nbits&63), ip+int((63-nbits)>>3), nbits|56
 		e := lit[bits&litlenMask]
-		if e&flagLiteral != 0 {
-			bits >>= e & 63
-			nbits -= uint(e & 63)
-			store8(out, w, byte(e>>valueShift))
-			w++
-			e = lit[bits&litlenMask]
-			if e&flagLiteral != 0 {
-				bits >>= e & 63
-				nbits -= uint(e & 63)
-				store8(out, w, byte(e>>valueShift))
-				w++
-				e = lit[bits&litlenMask]
-				if e&flagLiteral != 0 {
-					bits >>= e & 63
-					nbits -= uint(e & 63)
-					store8(out, w, byte(e>>valueShift))
-					w++
+		if e&flagLiteral != 0 { // up to three literals, then a refill for a match
+			bits, nbits, w = bits>>(e&63), nbits-uint(e&63), w+1
+			store8(out, w-1, byte(e>>valueShift))
+			if e = lit[bits&litlenMask]; e&flagLiteral != 0 {
+				bits, nbits, w = bits>>(e&63), nbits-uint(e&63), w+1
+				store8(out, w-1, byte(e>>valueShift))
+				if e = lit[bits&litlenMask]; e&flagLiteral != 0 {
+					bits, nbits, w = bits>>(e&63), nbits-uint(e&63), w+1
+					store8(out, w-1, byte(e>>valueShift))
 					continue
 				}
 			}
-			// Enough bits for a length and a distance again.
-			bits |= load64(inp, ip) << (nbits & 63)
-			ip += int((63 - nbits) >> 3)
-			nbits |= 56
+			bits, ip, nbits = bits|load64(inp, ip)<<(nbits&63), ip+int((63-nbits)>>3), nbits|56
 		}
-		if e&flagSpecial != 0 {
-			if e&flagLink == 0 {
-				bits >>= e & 63
-				nbits -= uint(e & 63)
-				d.save(ip, bits, nbits, w)
-				if e&flagEnd != 0 {
-					d.endBlock()
-				} else {
-					d.corrupt("invalid literal/length symbol")
-				}
-				return
-			}
-			bits >>= litlenBits
-			nbits -= litlenBits
-			e = lit[e>>valueShift+uint32(bits)&(1<<(e>>codeLenShift&15)-1)]
-			if e&flagLiteral != 0 {
-				bits >>= e & 63
-				nbits -= uint(e & 63)
-				store8(out, w, byte(e>>valueShift))
-				w++
+		if e&flagLink != 0 {
+			bits, nbits = bits>>litlenBits, nbits-litlenBits
+			if e = lit[e>>valueShift+uint32(bits)&(1<<(e>>codeLenShift&15)-1)]; e&flagLiteral != 0 {
+				bits, nbits, w = bits>>(e&63), nbits-uint(e&63), w+1
+				store8(out, w-1, byte(e>>valueShift))
 				continue
 			}
-			if e&flagSpecial != 0 {
-				bits >>= e & 63
-				nbits -= uint(e & 63)
-				d.save(ip, bits, nbits, w)
-				if e&flagEnd != 0 {
-					d.endBlock()
-				} else {
-					d.corrupt("invalid literal/length symbol")
-				}
-				return
-			}
 		}
-		saved := bits
-		bits >>= e & 63
-		nbits -= uint(e & 63)
-		length := int(e>>valueShift) + int(saved&(1<<(e&63)-1)>>(e>>codeLenShift&15))
-
-		e = dist[bits&distMask]
-		if e&flagSpecial != 0 {
-			if e&flagLink == 0 {
-				// Past the symbol, as slowSymbol reports it: where the
-				// error is found does not depend on the input in hand.
-				bits >>= e & 63
-				nbits -= uint(e & 63)
-				d.save(ip, bits, nbits, w)
-				d.corrupt("invalid distance symbol")
-				return
-			}
-			bits >>= distBits
-			nbits -= distBits
-			e = dist[e>>valueShift+uint32(bits)&(1<<(e>>codeLenShift&15)-1)]
-			if e&flagSpecial != 0 {
-				bits >>= e & 63
-				nbits -= uint(e & 63)
-				d.save(ip, bits, nbits, w)
-				d.corrupt("invalid distance symbol")
-				return
-			}
-		}
-		saved = bits
-		bits >>= e & 63
-		nbits -= uint(e & 63)
-		distance := int(e>>valueShift) + int(saved&(1<<(e&63)-1)>>(e>>codeLenShift&15))
-		if distance > w {
-			d.save(ip, bits, nbits, w)
-			d.corrupt("distance too far back")
+		if e&flagSpecial != 0 { // the end of the block, or an invalid symbol
+			d.save(ip, bits>>(e&63), nbits-uint(e&63), w)
+			d.special(e)
 			return
 		}
-		end := w + length
-		switch {
-		case distance >= 8:
-			// Four words whatever the length, so that the usual short
-			// match takes no branch on its length.
+		length := int(e>>valueShift) + int(bits&(1<<(e&63)-1)>>(e>>codeLenShift&15))
+		bits, nbits = bits>>(e&63), nbits-uint(e&63)
+		if e = dist[bits&distMask]; e&flagLink != 0 {
+			bits, nbits = bits>>distBits, nbits-distBits
+			e = dist[e>>valueShift+uint32(bits)&(1<<(e>>codeLenShift&15)-1)]
+		}
+		distance := int(e>>valueShift) + int(bits&(1<<(e&63)-1)>>(e>>codeLenShift&15))
+		bits, nbits = bits>>(e&63), nbits-uint(e&63)
+		if e&flagSpecial != 0 || distance > w {
+			d.save(ip, bits, nbits, w)
+			d.badDistance(e)
+			return
+		}
+		if distance >= 8 { // four words whatever the length: no branch on it
 			store64(out, w, load64(out, w-distance))
 			store64(out, w+8, load64(out, w+8-distance))
 			store64(out, w+16, load64(out, w+16-distance))
 			store64(out, w+24, load64(out, w+24-distance))
-			for i := w + 32; i < end; i += 8 {
-				store64(out, i, load64(out, i-distance))
-			}
-		case distance == 1:
-			v := uint64(load8(out, w-1)) * 0x0101010101010101
-			for i := w; i < end; i += 8 {
-				store64(out, i, v)
-			}
-		default:
-			for i := w; i < end; i++ {
-				store8(out, i, load8(out, i-distance))
-			}
 		}
-		w = end
+		if distance < 8 || length > 32 {
+			copyRest(out, w, distance, length)
+		}
+		w += length
 	}
 	d.save(ip, bits, nbits, w)
+}
+
+// fastPointers returns the data pointers of the input buffered and of the
+// output buffer, once it has checked what fast's bounds rely on.
+func (d *Decoder) fastPointers() (in, out unsafe.Pointer) {
+	if len(d.out.buf) != outSize || d.out.limit > outSize-slack || len(d.in.in) < inMargin {
+		panic("inflate: fast loop bounds")
+	}
+	return unsafe.Pointer(unsafe.SliceData(d.in.in)), unsafe.Pointer(unsafe.SliceData(d.out.buf))
+}
+
+// copyRest copies what the fast loop's four words do not of a match at w:
+// a match of distance 8 or more past its first 32 bytes, in words; of
+// distance 1, a byte repeated in words; of distance 2 to 7, byte by byte.
+func copyRest(out unsafe.Pointer, w, distance, length int) {
+	end := w + length
+	switch {
+	case distance >= 8:
+		for i := w + 32; i < end; i += 8 {
+			store64(out, i, load64(out, i-distance))
+		}
+	case distance == 1:
+		v := uint64(load8(out, w-1)) * 0x0101010101010101
+		for i := w; i < end; i += 8 {
+			store64(out, i, v)
+		}
+	default:
+		for i := w; i < end; i++ {
+			store8(out, i, load8(out, i-distance))
+		}
+	}
+}
+
+// special handles a special literal/length entry the fast loop met: the
+// end of the block, or a symbol that is not allowed.
+func (d *Decoder) special(e uint32) {
+	if e&flagEnd != 0 {
+		d.endBlock()
+	} else {
+		d.corrupt("invalid literal/length symbol")
+	}
+}
+
+// badDistance reports an invalid distance symbol (e special) or a distance
+// past the history.
+func (d *Decoder) badDistance(e uint32) {
+	if e&flagSpecial != 0 {
+		d.corrupt("invalid distance symbol")
+	} else {
+		d.corrupt("distance too far back")
+	}
 }
 
 // save writes the fast loop's registers back.

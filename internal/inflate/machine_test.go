@@ -19,9 +19,13 @@ import (
 
 // The .gz files of the machine: thousands, written by tools no one here
 // wrote (the man pages, Debian's changelogs, test data of the Go
-// distribution and of modules). TestMachineFiles decodes a sample of them
-// in the suite; with INFLATE_SWEEP=all (benchmarks/inflate-sweep.sh), all.
-var machineRoots = []string{"/usr/share", "/usr/lib", "/usr/local", "/opt", "/root/go/pkg/mod", runtime.GOROOT()}
+// distribution and of modules). TestMachineFiles decodes a sample of those
+// under sampleRoots in the suite; with INFLATE_SWEEP=all
+// (benchmarks/inflate-sweep.sh), all of those under sweepRoots.
+var (
+	sampleRoots = []string{"/usr/share/man", "/usr/share/doc", filepath.Join(runtime.GOROOT(), "src")}
+	sweepRoots  = []string{"/usr/share", "/usr/lib", "/usr/local", "/opt", filepath.Join(os.Getenv("HOME"), "go", "pkg", "mod"), runtime.GOROOT()}
+)
 
 // machineFile is a .gz file of the machine.
 type machineFile struct {
@@ -29,11 +33,11 @@ type machineFile struct {
 	size int64
 }
 
-// machineFiles lists the .gz files under machineRoots, sorted, each once.
-func machineFiles() []machineFile {
+// machineFiles lists the .gz files under roots, sorted, each once.
+func machineFiles(roots []string) []machineFile {
 	seen := map[string]bool{}
 	var files []machineFile
-	for _, root := range machineRoots {
+	for _, root := range roots {
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return nil // unreadable: not ours to judge
@@ -74,12 +78,17 @@ func gunzip(data []byte) ([]byte, error) {
 }
 
 func TestMachineFiles(t *testing.T) {
-	names := machineFiles()
+	sweep := os.Getenv("INFLATE_SWEEP") == "all"
+	roots := sampleRoots
+	if sweep {
+		roots = sweepRoots
+	}
+	names := machineFiles(roots)
 	if len(names) == 0 {
 		t.Skip("no .gz file on this machine")
 	}
 	sample := names
-	if os.Getenv("INFLATE_SWEEP") != "all" {
+	if !sweep {
 		sample = sampleFiles(names)
 	}
 	zcat, _ := exec.LookPath("gzip")
@@ -134,19 +143,19 @@ func errorInMember(err error) bool {
 	return err != gzip.ErrHeader
 }
 
-// sampleFiles returns about 150 of files, every k-th, and the 10 largest
-// (mostly the small man pages, then the large files that have long
-// matches, many blocks, stored blocks).
+// sampleFiles returns about 60 of files, every k-th, and the 5 largest of
+// at most 1 MiB (mostly the small man pages, then large files that have
+// long matches, many blocks, stored blocks).
 func sampleFiles(files []machineFile) []machineFile {
-	k := max(1, len(files)/150)
+	k := max(1, len(files)/60)
 	var sample []machineFile
 	for i := 0; i < len(files); i += k {
 		sample = append(sample, files[i])
 	}
 	bySize := slices.Clone(files)
 	slices.SortFunc(bySize, func(a, b machineFile) int { return int(b.size - a.size) })
-	for i, large := 0, 0; i < len(bySize) && large < 10; i++ {
-		if bySize[i].size <= 64<<20 {
+	for i, large := 0, 0; i < len(bySize) && large < 5; i++ {
+		if bySize[i].size <= 1<<20 {
 			sample = append(sample, bySize[i])
 			large++
 		}

@@ -6,7 +6,7 @@
 // From the repository root:
 //
 //	tools/plot/plot.sh                   # both pictures, from the default files
-//	tools/plot/plot.sh -results benchmarks/results/latest.tsv -out docs/performance.png
+//	tools/plot/plot.sh -results benchmarks/results/run.tsv -out docs/performance.png
 //	tools/plot/plot.sh -cli benchmarks/results/cli.tsv -cli-out docs/cli.png
 //
 // plot.sh builds this module and runs it in the repository root, so that every path is
@@ -85,7 +85,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&o.results, "results", "benchmarks/results/latest.tsv", "the library suite's results (tab-separated, every timed run)")
+	fs.StringVar(&o.results, "results", "benchmarks/results/run.tsv", "the library suite's results (tab-separated, every timed run)")
 	fs.StringVar(&o.out, "out", "docs/performance.png", "the throughput chart by wall time (.png or .svg)")
 	fs.StringVar(&o.cpuOut, "cpu-out", "", "also the throughput chart by CPU time, to this file")
 	contenders := fs.String("contenders", strings.Join(defaultContenders, ","), "the contenders charted, comma-separated, in legend order")

@@ -19,7 +19,7 @@ func repo(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	write(t, filepath.Join(dir, "benchmarks/results/latest.tsv"), sampleSuite(3, 5))
+	write(t, filepath.Join(dir, "benchmarks/results/run.tsv"), sampleSuite(3, 5))
 	write(t, filepath.Join(dir, "benchmarks/results/cli.tsv"), sampleCLI)
 	t.Chdir(dir)
 	return dir
@@ -61,7 +61,7 @@ func TestRunDefaults(t *testing.T) {
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	want := "docs/performance.png: 7 contenders on 5 shapes, from benchmarks/results/latest.tsv\n" +
+	want := "docs/performance.png: 7 contenders on 5 shapes, from benchmarks/results/run.tsv\n" +
 		"docs/cli.png: 8 cases, from benchmarks/results/cli.tsv\n"
 	if stdout != want {
 		t.Errorf("stdout %q, want %q", stdout, want)
@@ -73,7 +73,7 @@ func TestRunDefaults(t *testing.T) {
 // A flag of one picture draws that picture alone.
 func TestRunOnePicture(t *testing.T) {
 	repo(t)
-	if code, _, stderr := runPlot("-results", "benchmarks/results/latest.tsv", "-out", "p.svg", "-cpu-out", "cpu.png", "-machine", "M"); code != 0 {
+	if code, _, stderr := runPlot("-results", "benchmarks/results/run.tsv", "-out", "p.svg", "-cpu-out", "cpu.png", "-machine", "M"); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if !exists("p.svg") || !exists("cpu.png") || exists("docs/cli.png") || exists("docs/performance.png") {
@@ -81,7 +81,7 @@ func TestRunOnePicture(t *testing.T) {
 	}
 	isPNG(t, "cpu.png")
 	code, _, stderr := runPlot("-out", "two.png", "-contenders", "Lines,Bogus,Views")
-	if want := "plot: benchmarks/results/latest.tsv: contender Bogus: no runs on the shapes charted; left out\n"; code != 0 || stderr != want {
+	if want := "plot: benchmarks/results/run.tsv: contender Bogus: no runs on the shapes charted; left out\n"; code != 0 || stderr != want {
 		t.Errorf("a contender without runs: exit %d, stderr %q, want 0 and %q", code, stderr, want)
 	}
 	if code, _, stderr := runPlot("-cli-out", "c.png"); code != 0 {
@@ -104,7 +104,7 @@ func TestRunErrors(t *testing.T) {
 		{[]string{"-results", "bad.tsv"}, 1, "plot: bad.tsv:2: 7 fields, want 8 as in the header (fields are separated by tabs)\n"},
 		{[]string{"-out", "p.jpg"}, 1, "plot: p.jpg: want a .png or .svg file name\n"},
 		{[]string{"-cli-out", "nodir/c.png"}, 1, "plot: open nodir/c.png: no such file or directory\n"},
-		{[]string{"-out", "p.png", "-contenders", "Bogus"}, 1, "plot: benchmarks/results/latest.tsv: no runs of Bogus on tall, wide, verywide, mixed, real (the file has the shapes tall, wide, verywide, mixed, real)\n"},
+		{[]string{"-out", "p.png", "-contenders", "Bogus"}, 1, "plot: benchmarks/results/run.tsv: no runs of Bogus on tall, wide, verywide, mixed, real (the file has the shapes tall, wide, verywide, mixed, real)\n"},
 		{[]string{"-contenders", " , "}, 2, "plot: -contenders: no contender named\n"},
 	} {
 		code, _, stderr := runPlot(tc.args...)

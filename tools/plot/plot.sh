@@ -4,7 +4,7 @@
 # repository root, where every path it is given, and each of its defaults, is taken from.
 #
 #   tools/plot/plot.sh                  # docs/performance.png and docs/cli.png
-#   tools/plot/plot.sh -results benchmarks/results/latest.tsv -out docs/performance.png
+#   tools/plot/plot.sh -results benchmarks/results/run.tsv -out docs/performance.png
 #   tools/plot/plot.sh -h               # every flag
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -15,7 +15,7 @@
 //	go run ./benchmarks/cmd/inflatebench [-rounds 7] [-tools 'igzip -dc'] FILE.gz...
 //
 // Each FILE.gz needs FILE beside it, its text. -make writes the corpora of
-// benchmarks/corpora.go (real text 128 MiB, tall and mixed 64 MiB) and
+// internal/contend/corpora.go (real text 128 MiB, tall and mixed 64 MiB) and
 // compresses each with gzip -6 (the tool's default level). benchmarks/inflate.sh
 // runs both and writes benchmarks/results/inflate.md.
 package main
@@ -34,12 +34,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	kgzip "github.com/klauspost/compress/gzip"
 
-	"github.com/foreachio/foreach/benchmarks"
+	"github.com/foreachio/foreach/internal/contend"
 	"github.com/foreachio/foreach/internal/cputime"
 	"github.com/foreachio/foreach/internal/inflate"
 )
@@ -182,8 +181,7 @@ func timeTool(command, name string) (result, error) {
 	if err != nil {
 		return result{}, fmt.Errorf("%s: %v", command, err)
 	}
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	return result{wall: wall, cpu: cpu}, nil
 }
 
@@ -286,7 +284,7 @@ var corpora = []struct {
 	shape string
 	size  int64
 }{
-	{benchmarks.Real, 128 << 20},
+	{contend.Real, 128 << 20},
 	{"tall", 64 << 20},
 	{"mixed", 64 << 20},
 }
@@ -303,7 +301,7 @@ func makeCorpora(dir string) error {
 		if _, err := os.Stat(txt + ".gz"); err == nil {
 			continue
 		}
-		f, err := benchmarks.MakeFile(dir, c.shape, c.size)
+		f, err := contend.MakeFile(dir, c.shape, c.size)
 		if err != nil {
 			return err
 		}

@@ -23,6 +23,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/foreachio/foreach/benchmarks"
+	"github.com/foreachio/foreach/internal/contend"
 )
 
 func main() {
@@ -61,7 +62,7 @@ func run(sizeFlag string, pairs int, rowsFlag, mdPath, rawPath, commit string) e
 	}
 	defer os.RemoveAll(dir)
 
-	files := map[string]*benchmarks.File{}
+	files := map[string]*contend.File{}
 	var results []measured
 	start := time.Now()
 	for _, row := range benchmarks.Rows {
@@ -70,7 +71,7 @@ func run(sizeFlag string, pairs int, rowsFlag, mdPath, rawPath, commit string) e
 		}
 		f := files[row.Shape]
 		if f == nil {
-			if f, err = benchmarks.MakeFile(dir, row.Shape, int64(size)); err != nil {
+			if f, err = contend.MakeFile(dir, row.Shape, int64(size)); err != nil {
 				return err
 			}
 			files[row.Shape] = f
@@ -103,9 +104,9 @@ func run(sizeFlag string, pairs int, rowsFlag, mdPath, rawPath, commit string) e
 
 // measure times one row: a warm-up run of each contender, then the pairs, alternating
 // which contender goes first.
-func measure(row benchmarks.Row, f *benchmarks.File, pairs int) (measured, error) {
-	a, okA := benchmarks.Contenders[row.A]
-	b, okB := benchmarks.Contenders[row.B]
+func measure(row benchmarks.Row, f *contend.File, pairs int) (measured, error) {
+	a, okA := contend.Contenders[row.A]
+	b, okB := contend.Contenders[row.B]
 	if !okA || !okB {
 		return measured{}, fmt.Errorf("row %s %s/%s: no such contender", row.Shape, row.A, row.B)
 	}
@@ -134,7 +135,7 @@ func spreadText(s benchmarks.Spread) string {
 // writeRaw writes every timed run, one per line: the row (shape, contender A, yardstick
 // B), the pair's number, which contender ran, the bytes of the file it read, and its
 // wall and CPU time in nanoseconds.
-func writeRaw(path string, results []measured, files map[string]*benchmarks.File) error {
+func writeRaw(path string, results []measured, files map[string]*contend.File) error {
 	var b strings.Builder
 	b.WriteString("shape\ta\tb\tpair\tcontender\tbytes\twall_ns\tcpu_ns\n")
 	for _, m := range results {
@@ -155,7 +156,7 @@ type header struct {
 	elapsed time.Duration
 }
 
-func report(w io.Writer, results []measured, files map[string]*benchmarks.File, h header) {
+func report(w io.Writer, results []measured, files map[string]*contend.File, h header) {
 	fmt.Fprintf(w, "# foreach benchmarks: the plain-program method\n\n")
 	fmt.Fprintf(w, "- Machine: %s, %d cores (GOMAXPROCS %d), %s, %s/%s, %s\n",
 		cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), memTotal(), runtime.GOOS, runtime.GOARCH, runtime.Version())
@@ -189,7 +190,7 @@ func report(w io.Writer, results []measured, files map[string]*benchmarks.File, 
 
 // throughput tables the median MB/s of every contender on every shape, over all the
 // runs of all the rows it ran in.
-func throughput(w io.Writer, results []measured, files map[string]*benchmarks.File) {
+func throughput(w io.Writer, results []measured, files map[string]*contend.File) {
 	runs := map[[2]string][]benchmarks.Run{}
 	for _, m := range results {
 		for i := range m.a {
@@ -204,7 +205,7 @@ func throughput(w io.Writer, results []measured, files map[string]*benchmarks.Fi
 		keys = append(keys, k)
 	}
 	order := map[string]int{}
-	for i, s := range benchmarks.Shapes {
+	for i, s := range contend.Shapes {
 		order[s] = i
 	}
 	sort.Slice(keys, func(i, j int) bool {

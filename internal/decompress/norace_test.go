@@ -1,0 +1,5 @@
+//go:build !race
+
+package decompress_test
+
+const raceEnabled = false

@@ -1,0 +1,70 @@
+// Package zindex makes random access into compressed files: an index of a
+// gzip file lists access points, places where decoding can start without
+// the bytes before them, so that the file's text can be read at any offset
+// (an io.ReaderAt) by decoding from the point before it. Every function of
+// linereader that takes an io.ReaderAt (sections, counts, the last records,
+// reading backwards) then works on the text of a .gz, and parallel work
+// over its sections too.
+//
+//	f, err := os.Open("app.log.gz")
+//	if err != nil {
+//		return err
+//	}
+//	defer f.Close()
+//	ix, err := zindex.Load("app.log.gz") // app.log.gz.zidx, checked against the file
+//	if err != nil {
+//		// fs.ErrNotExist, zindex.ErrStale: build it (one pass) and keep it
+//		if ix, err = zindex.Build(bufio.NewReader(f), 0); err != nil {
+//			return err
+//		}
+//		ix.Save("app.log.gz")
+//	}
+//	text := ix.ReaderAt(f) // the decompressed bytes, Size() of them
+//	n, err := linereader.CountAt(text, ix.Size(), linereader.Options{}, 0)
+//
+// # Access points
+//
+// A gzip file is one or more members, each a header, a deflate stream and
+// a trailer. An access point is either the start of a member (nothing
+// before it is needed) or the start of a deflate block inside one, with the
+// 32 KiB of text before it, the window its matches may refer to, as zlib's
+// zran.c keeps it. Build decodes the file once, with the project's own
+// decoder (internal/inflate, which reports its blocks), and records a point
+// at the first block or member boundary at least span bytes of text past
+// the last one (DefaultSpan: 4 MiB), its window compressed. Points can only
+// be at block boundaries: a file whose encoder wrote few, large blocks has
+// few points (gzip writes a block every 100 KiB or so of text; BGZF's
+// members are 64 KiB each).
+//
+// The index of 128 MiB of text at the default span is 31 points and about
+// 260 KB, 1% of the .gz; building it costs what decoding the file costs (it
+// is that decoding); a read at a random offset decodes 2 MiB on average.
+//
+// # Reading
+//
+// ReaderAt decodes from the access point at or before each read's offset.
+// It keeps the decoders that reads leave (a few), so that a reader going
+// forward, or several at once, go on where they stopped; and the text it
+// decoded to reach a read, when reads go backwards, so that NewTail and
+// NewBackward decode each span once. The bytes are exactly those a
+// sequential read of the file gives (internal/decompress, as gzip -d reads
+// it): members one after another, zero padding after the last ignored.
+// Trailing data after the last member is not part of the text; the index
+// says where it starts (TrailingData), since a sequential read ends there
+// with an error (gzip's warning) that a reader through the index does not
+// see.
+//
+// # Files
+//
+// WriteTo and Read keep an index in a file of the package's own format,
+// versioned and checksummed (docs/zindex.md describes it). Load reads
+// NAME.zidx for the file NAME and checks it against the file, its size and
+// SHA-256 digests of its first and last 64 KiB, so that an index of a file
+// since replaced, appended to or rewritten is refused (ErrStale) rather than
+// trusted. Save writes NAME.zidx through a temporary file, renamed into
+// place.
+//
+// Other formats (BGZF is gzip already; bzip2, xz and zstd) may add kinds of
+// access points, made from the file's structure rather than from a pass of
+// decoding: a point's kind is part of the type and of the file format.
+package zindex

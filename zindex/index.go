@@ -1,0 +1,112 @@
+package zindex
+
+import (
+	"errors"
+	"sort"
+)
+
+var (
+	// ErrStale is the error of an index that does not match its file (Load).
+	ErrStale = errors.New("zindex: the index does not match its file")
+	// ErrCorrupt is wrapped by the error of index bytes that are not a valid
+	// index (Read): a wrong magic number, a checksum that does not match,
+	// fields out of range.
+	ErrCorrupt = errors.New("zindex: not a valid index")
+	// ErrVersion is wrapped by the error of an index written in a version of
+	// the format this package does not read.
+	ErrVersion = errors.New("zindex: unsupported index version")
+	// ErrFormat is wrapped by Build's error for input that is not in a
+	// format the package indexes.
+	ErrFormat = errors.New("zindex: not a format the package indexes")
+)
+
+// DefaultSpan is the span Build uses when given 0: the decompressed bytes
+// between access points. An access point of a gzip file keeps its 32 KiB
+// window, compressed (about 8 KiB of text): at 4 MiB the index is about
+// 0.2% of the decompressed size, and a read at any offset decodes at most
+// 4 MiB before it.
+const DefaultSpan = 4 << 20
+
+// kind is how decoding starts at an access point: the format's structure at
+// the point. The file format writes it as a number; a format indexed later
+// (from its structure: a bzip2 block, an xz block, a zstd frame) adds kinds.
+type kind uint8
+
+const (
+	// memberStart: a gzip member starts at the point's byte (In is a
+	// multiple of 8): its header, then a deflate stream with no history.
+	memberStart kind = 1
+	// deflateBlock: a deflate block starts at bit In, inside a member; the
+	// point keeps the window before it.
+	deflateBlock kind = 2
+)
+
+// point is an access point.
+type point struct {
+	kind kind
+	in   int64 // the compressed offset, in bits
+	out  int64 // the decompressed offset
+	// window is the history before a deflateBlock point (the last
+	// windowLen decompressed bytes of its member before out, at most 32
+	// KiB), compressed as a raw deflate stream; nil for other kinds.
+	window    []byte
+	windowLen int
+}
+
+// Index is an index of one compressed file: its access points, each with
+// its compressed and decompressed offsets, in the order of both, the first
+// at the start of the file; the decompressed size; and what identifies the
+// file (its size, digests of its first and last bytes). An Index is not
+// changed once made: it is safe for concurrent use, and so are the
+// ReaderAts made from it.
+type Index struct {
+	format string // "gzip"
+	size   int64  // the decompressed size
+	span   int64  // the span the index was built with
+	points []point
+	file   fileID
+	// trailing is the compressed offset at which bytes that are neither a
+	// member nor zero padding follow the last member (gzip -d warns of
+	// them), or -1.
+	trailing int64
+}
+
+// Size returns the decompressed size of the file.
+func (ix *Index) Size() int64 { return ix.size }
+
+// Points returns the number of access points.
+func (ix *Index) Points() int { return len(ix.points) }
+
+// Offsets returns the decompressed offsets of the access points, in order
+// (the first is 0): where reads start decoding. A section of the text that
+// starts at one costs no decoding before it, so that a parallel reader
+// should cut its sections there, or just after.
+func (ix *Index) Offsets() []int64 {
+	offs := make([]int64, len(ix.points))
+	for i, p := range ix.points {
+		offs[i] = p.out
+	}
+	return offs
+}
+
+// Format returns the compressed format of the file: "gzip".
+func (ix *Index) Format() string { return ix.format }
+
+// CompressedSize returns the size of the compressed file the index was
+// built from.
+func (ix *Index) CompressedSize() int64 { return ix.file.size }
+
+// TrailingData reports where bytes that are neither a gzip member nor zero
+// padding follow the last member, if they do: a sequential read of the file
+// ends there with an error that wraps decompress.ErrTrailingData (gzip -d's
+// warning), which a reader through the index does not see.
+func (ix *Index) TrailingData() (offset int64, ok bool) {
+	return ix.trailing, ix.trailing >= 0
+}
+
+// pointAt returns the index of the last access point at or before the
+// decompressed offset off (0 <= off).
+func (ix *Index) pointAt(off int64) int {
+	i := sort.Search(len(ix.points), func(i int) bool { return ix.points[i].out > off })
+	return max(i-1, 0)
+}
