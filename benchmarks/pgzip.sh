@@ -14,11 +14,12 @@
 #   WORK=/tmp/pgzip ROUNDS=11 CHUNKS='2MiB 4MiB' benchmarks/pgzip.sh   # keep the corpora
 #
 # Writes benchmarks/results/pgzip.md (the latest run) and a copy named after the commit
-# in benchmarks/results/history/. The code measured is the commit HEAD (git archive); the
+# in benchmarks/results/history/ (benchmarks/keep.sh). The code measured is the commit HEAD (git archive); the
 # timing holds /tmp/foreach-bench.lock; the load average before and after is recorded:
 # on a shared machine, compare CPU times, and run again on a quiet one for wall times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benchmarks/keep.sh
 
 lock=/tmp/foreach-bench.lock
 rounds="${ROUNDS:-7}"
@@ -56,7 +57,6 @@ variant real-pigz.txt pigz -p 2 -c
 variant real-igzip.txt igzip -1 -c
 files="$files $work/tall.txt.gz $work/mixed.txt.gz"
 
-out=benchmarks/results/pgzip.md
 before="$(cut -d' ' -f1-3 /proc/loadavg)"
 : >"$tmp/report.md"
 for chunk in $chunks; do
@@ -74,7 +74,6 @@ after="$(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "decompress.NewReader (internal/inflate, one goroutine), \"pgzip, N workers\" the parallel"
 	echo "Reader with N-1 worker goroutines and the reading goroutine decoding its own shares."
 	cat "$tmp/report.md"
-} >"$out"
-mkdir -p benchmarks/results/history
-cp "$out" "benchmarks/results/history/pgzip-$commit.md"
-cat "$out"
+} >"$tmp/pgzip.md"
+keep_results "$commit" "$tmp/pgzip.md"
+cat "$tmp/pgzip.md"

@@ -25,7 +25,7 @@ func TestDamage(t *testing.T) {
 	data := goSources(t, 128<<10)
 	rng := rand.New(rand.NewPCG(40, 4))
 	trials := 60
-	if testing.Short() {
+	if testing.Short() || underRace {
 		trials = 15
 	}
 	for _, level := range []int{1, 6} {
@@ -54,7 +54,7 @@ func TestTruncated(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 4))
 	cuts := []int{len(file) - 1, len(file) - 4, len(file) - 8, len(file) - 9, len(file) / 2}
 	n := 40
-	if testing.Short() {
+	if testing.Short() || underRace {
 		n = 15
 	}
 	for range n {
