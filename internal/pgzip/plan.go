@@ -9,9 +9,10 @@ import "time"
 // consumer's grows when it waits for the chunks and shrinks when they wait
 // for it; the workers' shrinks where the text is so compressed that a
 // chunk's would not fit in MaxChunkText; and no more chunks are sent when
-// taking one costs the consumer nearly what decoding its text would (text
-// whose every byte goes back to the window before its chunk, as in logs of
-// near-identical lines: all of it is markers).
+// taking one costs the consumer nearly what decoding its text would: text
+// whose every byte goes back to the window before its chunk (all of it
+// symbols to resolve) and that decodes fast, as logs of near-identical
+// lines do.
 type plan struct {
 	opt Options
 	// pending are the chunks sent to the workers and not yet let go, in
@@ -27,10 +28,11 @@ type plan struct {
 	// speculate is cleared when chunks cost the consumer too much.
 	speculate bool
 	// stream and take are the consumer's time decoding text itself and
-	// taking chunks (markers, CRC, history), with the bytes of text.
+	// taking chunks (markers, CRC, history), with the bytes of text, and
+	// of those taken the bytes that were symbols.
 	stream, take struct {
-		time  time.Duration
-		bytes int64
+		time           time.Duration
+		bytes, symbols int64
 	}
 }
 
@@ -42,11 +44,16 @@ func newPlan(start int64, opt Options) plan {
 const (
 	minShare = 64 << 10 // the least compressed bytes of a worker's share
 	// maxTakeCost is the most a chunk's byte may cost the consumer to take,
-	// to a byte it decodes itself, for chunks to be worth sending.
+	// to a byte it decodes itself, for chunks to be worth sending, once
+	// they are mostly symbols (minSymbols of their text): the cost of
+	// taking a chunk is mostly that of resolving them, and a measure of
+	// wall time can be disturbed (on a busy machine) where that of the
+	// text cannot.
 	maxTakeCost = 0.7
+	minSymbols  = 0.75
 	// judgeAfter is how much text of each kind the consumer measures
 	// before it judges.
-	judgeAfter = 1 << 20
+	judgeAfter = 4 << 20
 )
 
 // send gives the workers chunks while fewer than the crew's depth are in
@@ -100,11 +107,12 @@ func (pl *plan) streamed(n int, d time.Duration) {
 func (pl *plan) took(t *chunkText, d time.Duration) {
 	pl.take.time += d
 	pl.take.bytes += int64(len(t.data))
+	pl.take.symbols += int64(len(t.symbols))
 	if bits := t.end - t.start; bits > 0 && len(t.data) > 0 {
 		fit := int64(float64(pl.opt.MaxChunkText) * 0.75 * float64(bits) / float64(len(t.data)))
 		pl.workerShare = min(pl.opt.ChunkSize*8, max(minShare*8, fit))
 	}
-	if pl.take.bytes >= judgeAfter && pl.stream.bytes >= judgeAfter {
+	if pl.take.bytes >= judgeAfter && pl.stream.bytes >= judgeAfter && float64(pl.take.symbols) >= minSymbols*float64(pl.take.bytes) {
 		perTake := pl.take.time.Seconds() / float64(pl.take.bytes)
 		perStream := pl.stream.time.Seconds() / float64(pl.stream.bytes)
 		pl.speculate = perTake <= maxTakeCost*perStream

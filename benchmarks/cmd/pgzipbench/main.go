@@ -65,8 +65,12 @@ func main() {
 	processes := flag.Bool("processes", false, "also time each contender as a process of its own")
 	once := flag.Int("once", -1, "read the file once with this many workers (0: sequentially) and exit: -processes runs it")
 	flag.Parse()
+	chunkSize, err := parseSize(*chunk)
+	if err != nil {
+		fail(err)
+	}
 	if *once >= 0 {
-		if _, _, _, err := read(flag.Arg(0), contender{workers: *once}, 0, false); err != nil {
+		if _, _, _, err := read(flag.Arg(0), contender{workers: *once}, chunkSize, false); err != nil {
 			fail(err)
 		}
 		return
@@ -78,10 +82,6 @@ func main() {
 		}
 		pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
-	}
-	chunkSize, err := parseSize(*chunk)
-	if err != nil {
-		fail(err)
 	}
 	cs := []contender{{"sequential", 0}}
 	for _, w := range strings.Split(*workers, ",") {
