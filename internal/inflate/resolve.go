@@ -65,9 +65,14 @@ func resolveWords(dst []byte, symbols []uint16, table *[1 << 16]byte) int {
 			store64(out, i, pack4(x)|pack4(y)<<32)
 			continue
 		}
-		v := uint64(table[uint16(x)]) | uint64(table[uint16(x>>16)])<<8 | uint64(table[uint16(x>>32)])<<16 | uint64(table[x>>48])<<24 |
-			uint64(table[uint16(y)])<<32 | uint64(table[uint16(y>>16)])<<40 | uint64(table[uint16(y>>32)])<<48 | uint64(table[y>>48])<<56
-		store64(out, i, v)
+		store8(out, i, table[uint16(x)])
+		store8(out, i+1, table[uint16(x>>16)])
+		store8(out, i+2, table[uint16(x>>32)])
+		store8(out, i+3, table[x>>48])
+		store8(out, i+4, table[uint16(y)])
+		store8(out, i+5, table[uint16(y>>16)])
+		store8(out, i+6, table[uint16(y>>32)])
+		store8(out, i+7, table[y>>48])
 	}
 	return n
 }
