@@ -64,6 +64,15 @@ for chunk in $chunks; do
 		flock "$lock" "$tmp/pgzipbench" -rounds "$rounds" -workers "$workers" -chunk "$chunk" -processes "$f" >>"$tmp/report.md"
 	done
 done
+# What each part costs, one at a time (CPU time, robust on a busy machine), and what more
+# cores would give: internal/pgzip's TestModel on the real text.
+for chunk in $chunks; do
+	echo >>"$tmp/report.md"
+	echo "The parts one at a time (\`PGZIP_MODEL=real.txt.gz PGZIP_CHUNK=$chunk go test -run TestModel -v ./internal/pgzip\`):" >>"$tmp/report.md"
+	echo >>"$tmp/report.md"
+	(cd "$tmp/src" && PGZIP_MODEL="$work/real.txt.gz" PGZIP_CHUNK="$chunk" flock "$lock" go test -count=1 -run '^TestModel$' -v ./internal/pgzip) |
+		grep -vE '^(=== RUN|--- PASS|PASS|ok )' | sed "s|$work/||" >>"$tmp/report.md"
+done
 after="$(cut -d' ' -f1-3 /proc/loadavg)"
 {
 	echo "# The speculative parallel gzip decoder against the sequential decode"
