@@ -74,11 +74,13 @@ func (m *member) Read(p []byte) (int, error) {
 
 // next goes on at pos: with the first pending chunk if it starts there and
 // its markers resolve, else by decoding from pos (stream). Chunks that
-// cannot start there or later are let go.
+// cannot start there or later are let go. A chunk whose share begins past
+// pos cannot start there: the consumer decodes on without waiting for it
+// (its own share, while the chunk's worker decodes the next).
 func (m *member) next() {
 	for {
 		m.send()
-		if len(m.plan.pending) == 0 {
+		if len(m.plan.pending) == 0 || m.plan.pending[0].lo > m.pos {
 			m.startStream()
 			return
 		}
