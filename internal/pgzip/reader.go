@@ -15,9 +15,11 @@ import (
 const (
 	// DefaultChunkSize is the compressed bytes of a chunk: large enough
 	// that guessing a start and the markers after it cost little beside
-	// decoding the chunk, small enough to share a file of tens of MiB
-	// among a few workers.
-	DefaultChunkSize = 4 << 20
+	// decoding the chunk (on real text the markers can last a few MiB of
+	// text), small enough to share a file of tens of MiB among a few
+	// workers and to balance them (on 128 MiB of Go sources, 2 cores:
+	// 1.52x the sequential decode with 3 MiB, 1.37x with 4).
+	DefaultChunkSize = 3 << 20
 	// chunkTextRatio bounds a chunk's text, by default, at this many times
 	// its compressed size.
 	chunkTextRatio = 8
