@@ -78,8 +78,8 @@ func (c *chunk) isDone() bool {
 	}
 }
 
-// regionMargin is how far past a chunk's share its compressed bytes are read
-// for guessing: a header that starts before hi is whole within it.
+// regionMargin is how far past a position its compressed bytes are read
+// for guessing: a header that starts there is whole within them.
 const regionMargin = 1 << 10
 
 // worker decodes chunks. Its buffers are reused from chunk to chunk.
@@ -130,21 +130,13 @@ func (w *worker) decode(c *chunk) {
 	}()
 	t := &c.text
 	t.buf, t.syms = w.bufs.get()
-	lo := c.lo / 8
-	hi := min(w.size, (c.hi+7)/8+regionMargin)
-	if int64(cap(w.region)) < hi-lo {
-		w.region = make([]byte, hi-lo)
-	}
-	n, _ := w.src.ReadAt(w.region[:hi-lo], lo) // a short read finds fewer guesses: the consumer decodes what is left
-	region := w.region[:n]
 	for from := c.lo; from < c.hi && !c.cancel.Load(); {
 		t0 := time.Now()
-		p := inflate.NextHeader(region, from-lo*8, c.hi-lo*8)
+		p := w.guess(from, c.hi)
 		c.times.guess += time.Since(t0)
 		if p < 0 {
 			return
 		}
-		p += lo * 8
 		c.guesses++
 		w.md.Reset(w.sourceAt(p/8), uint(p%8), t.buf, t.syms)
 		if w.blocks(c, p) {
@@ -152,6 +144,39 @@ func (w *worker) decode(c *chunk) {
 		}
 		from = p + 1
 	}
+}
+
+// regionSize is the compressed bytes read at a time to look for a guess:
+// the first block boundary is usually within tens of KiB of a share's
+// start, and a share's bytes read whole would be new memory for nothing.
+const regionSize = 256 << 10
+
+// guess returns the first bit in [from, to) where inflate.NextHeader finds
+// a dynamic block's header, or -1, reading the file a region at a time.
+// A short read finds fewer guesses: the consumer decodes what is left.
+func (w *worker) guess(from, to int64) int64 {
+	for from < to {
+		lo := from / 8
+		hi := min(w.size, lo+regionSize, (to+7)/8+regionMargin)
+		if cap(w.region) < regionSize {
+			w.region = make([]byte, regionSize)
+		}
+		n, _ := w.src.ReadAt(w.region[:hi-lo], lo)
+		// A header starts before the region's last regionMargin bytes, or
+		// at the end of the file, to be found whole in it.
+		end := min(to, (lo+int64(n)-regionMargin)*8)
+		if lo+int64(n) >= w.size {
+			end = to
+		}
+		if p := inflate.NextHeader(w.region[:n], from-lo*8, end-lo*8); p >= 0 {
+			return p + lo*8
+		}
+		if n < int(hi-lo) || end <= from {
+			return -1
+		}
+		from = end
+	}
+	return -1
 }
 
 // blocks decodes c's blocks from the boundary p, where the decoder was
