@@ -198,7 +198,7 @@ func gz(t testing.TB, data []byte, level, flush int) []byte {
 var gzCache sync.Map
 
 // TestText: Go sources at every level, with and without flushes, in chunks
-// of every size: the sequential text, and the chunks used.
+// of every size: the sequential text.
 func TestText(t *testing.T) {
 	data := goSources(t, 1<<20)
 	cases := []struct{ level, flush int }{{1, 0}, {6, 0}, {9, 0}, {6, 100 << 10}}
@@ -209,11 +209,11 @@ func TestText(t *testing.T) {
 		level, flush := c.level, c.flush
 		{
 			name := fmt.Sprintf("level %d, flush %d", level, flush)
+			// How many chunks are used depends on how the goroutines
+			// are scheduled (the consumer decodes on past a chunk whose
+			// worker has not yet started): it is logged, not checked.
 			st := same(t, name, gz(t, data, level, flush), smallChunks...)
 			t.Logf("%s: %+v", name, st)
-			if st.Held < st.Chunks/2 {
-				t.Errorf("%s: %d chunks of %d used", name, st.Held, st.Chunks)
-			}
 		}
 	}
 }
