@@ -19,7 +19,8 @@ match="${MATCH:-.}"
 out="${OUT:-benchmarks/results/fuzz.md}"
 
 # The fuzz targets: the command's parsers of outside input and its printer (issue 37),
-# the follow checkpoint's text form, the decompressors, the engine and the byte list.
+# the follow checkpoint's text form, the decompressors, the engine (its vectorised search
+# and copy among them) and the byte list.
 targets="
 ./cmd/foreach FuzzPrinter
 ./cmd/foreach FuzzFlags
@@ -39,6 +40,7 @@ targets="
 ./linereader FuzzSection
 ./linereader FuzzTail
 ./linereader FuzzBackward
+./linereader FuzzFindAll
 ./bytelist FuzzOperations
 "
 

@@ -108,12 +108,8 @@ func (c *command) regular(in *input) (io.ReaderAt, int64, bool) {
 		pos = min(p, in.size)
 	}
 	src := io.NewSectionReader(in.file, pos, in.size-pos)
-	if c.cfg.opt.Decompress {
-		var head [16]byte
-		n, _ := src.ReadAt(head[:], 0)
-		if decompress.Detect(head[:n]) != "" {
-			return nil, 0, false
-		}
+	if c.cfg.opt.Decompress && decompress.FormatAt(src) != decompress.None {
+		return nil, 0, false
 	}
 	return src, in.size - pos, true
 }

@@ -50,13 +50,9 @@ func (c *command) newPrinter(name string, r *linereader.Reader) *printer {
 	} else {
 		p.base = c.lines.base
 	}
-	sep := c.cfg.opt.Sep
-	if len(sep) == 0 {
-		sep = []byte{'\n'}
-	}
 	p.term = c.cfg.ors
 	if p.term == nil {
-		p.term = sep
+		p.term = c.cfg.opt.Separator()
 		if c.cfg.opt.Paragraph || c.cfg.opt.Whole {
 			p.term = []byte{'\n'}
 		}
@@ -74,16 +70,12 @@ func (c *command) newPrinter(name string, r *linereader.Reader) *printer {
 // its last.
 func (c *command) printRecords(name string, r *linereader.Reader) {
 	p := c.newPrinter(name, r)
-	sep := c.cfg.opt.Sep
-	if len(sep) == 0 {
-		sep = []byte{'\n'}
-	}
 	records := r.Pieces()
 	switch {
 	case c.cfg.opt.MaxRecord > 0 || c.cfg.follow:
 		records = r.Views()
 	case !c.cfg.opt.Chomp && c.cfg.opt.Splittable() == nil:
-		records, p.sep = r.Runs(), sep
+		records, p.sep = r.Runs(), c.cfg.opt.Separator()
 	}
 	for chunk := range records {
 		if p.sep != nil && !p.inside && !r.Partial() {

@@ -31,7 +31,7 @@ func (c *command) reverse(in *input, src io.ReaderAt, size int64, plain bool) {
 	opt := c.cfg.opt
 	opt.Decompress = false
 	if c.cfg.last >= 0 {
-		start, err := tailStart(src, size, c.cfg.last, opt)
+		start, err := linereader.TailStart(src, size, c.cfg.last, opt)
 		if err != nil {
 			c.fail(in.name, err)
 			return
@@ -42,12 +42,12 @@ func (c *command) reverse(in *input, src io.ReaderAt, size int64, plain bool) {
 		c.copyRecords(in.name, linereader.NewBackward(src, size, opt))
 		return
 	}
-	if unterminated(src, size, opt.Sep) {
+	if unterminated(src, size, opt.Separator()) {
 		// The last record, without its separator, is printed first, and the record
 		// before it runs on after it on the same line, as tac prints them: printed on
 		// its own, it leaves that line open, and with -n the next record gets no number
 		// of its own, as in `tac | cat -n`.
-		start, err := tailStart(src, size, 1, opt)
+		start, err := linereader.TailStart(src, size, 1, opt)
 		if err != nil {
 			c.fail(in.name, err)
 			return
@@ -62,11 +62,8 @@ func (c *command) reverse(in *input, src io.ReaderAt, size int64, plain bool) {
 }
 
 // unterminated reports whether src[0:size) ends with a record that has no separator
-// (sep; nil is "\n"). A read error says false: the backward read reports it.
+// (sep). A read error says false: the backward read reports it.
 func unterminated(src io.ReaderAt, size int64, sep []byte) bool {
-	if len(sep) == 0 {
-		sep = []byte{'\n'}
-	}
 	if size == 0 {
 		return false
 	}
@@ -108,17 +105,6 @@ func (c *command) spool(in *input) (f *os.File, size int64, cleanup func(), err 
 	}
 	size, err = io.Copy(f, src)
 	return f, size, cleanup, err
-}
-
-// tailStart returns where the last n records of src[0:size) begin: where NewTail's
-// first record starts (its first piece, so that a long record is not read whole),
-// size when there is none.
-func tailStart(src io.ReaderAt, size int64, n int, opt linereader.Options) (int64, error) {
-	t := linereader.NewTail(src, size, n, opt)
-	for range t.Pieces() {
-		return t.Offset(), nil
-	}
-	return size, t.Err()
 }
 
 // copyRecords writes the records of r as they are, back to back, appended to the

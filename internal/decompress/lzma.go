@@ -167,14 +167,18 @@ func fill(p []prob) {
 }
 
 // lzmaState is what LZMA carries from one operation to the next, reset at a state
-// reset of LZMA2: the probabilities, the state machine's state (what the last
-// operations were: 0-6 after a literal, 7-11 after a match) and the four last
-// distances.
+// reset of LZMA2: the properties, the state machine's state (what the last operations
+// were: 0-6 after a literal, 7-11 after a match), the four last distances and the
+// probabilities.
 type lzmaState struct {
 	lc, lp, pb uint // the properties: literal context and position bits
 	state      uint32
 	rep        [4]uint32 // the last distances, less one
+	p          lzmaProbs
+}
 
+// lzmaProbs are LZMA's probabilities, by what they decide.
+type lzmaProbs struct {
 	isMatch    [states * posStates]prob
 	isRep      [states]prob
 	isRepG0    [states]prob
@@ -194,25 +198,22 @@ type lzmaState struct {
 func (s *lzmaState) reset(lc, lp, pb uint) {
 	s.lc, s.lp, s.pb = lc, lp, pb
 	s.state, s.rep = 0, [4]uint32{}
-	fill(s.isMatch[:])
-	fill(s.isRep[:])
-	fill(s.isRepG0[:])
-	fill(s.isRepG1[:])
-	fill(s.isRepG2[:])
-	fill(s.isRep0Long[:])
-	for i := range s.posSlot {
-		fill(s.posSlot[i][:])
+	p := &s.p
+	for _, probs := range [][]prob{p.isMatch[:], p.isRep[:], p.isRepG0[:], p.isRepG1[:], p.isRepG2[:],
+		p.isRep0Long[:], p.posSpecial[:], p.align[:]} {
+		fill(probs)
 	}
-	fill(s.posSpecial[:])
-	fill(s.align[:])
-	s.matchLen.reset()
-	s.repLen.reset()
+	for i := range p.posSlot {
+		fill(p.posSlot[i][:])
+	}
+	p.matchLen.reset()
+	p.repLen.reset()
 	n := 0x300 << (lc + lp)
-	if cap(s.literal) < n {
-		s.literal = make([]prob, n)
+	if cap(p.literal) < n {
+		p.literal = make([]prob, n)
 	}
-	s.literal = s.literal[:n]
-	fill(s.literal)
+	p.literal = p.literal[:n]
+	fill(p.literal)
 }
 
 // lzmaChunk decodes the operations of one LZMA chunk into a dictionary. Invariants:
@@ -239,7 +240,7 @@ func (c *lzmaChunk) decode(s *lzmaState, d *lzDict) error {
 	for c.left > 0 && d.pos < d.limit {
 		posState := uint32(d.total) & pbMask
 		st := s.state
-		if rc.bit(&s.isMatch[st*posStates+posState]) == 0 {
+		if rc.bit(&s.p.isMatch[st*posStates+posState]) == 0 {
 			b := c.literal(s, d)
 			if rc.short {
 				return nil
@@ -278,7 +279,7 @@ func (c *lzmaChunk) decode(s *lzmaState, d *lzDict) error {
 func (c *lzmaChunk) literal(s *lzmaState, d *lzDict) byte {
 	prev := uint32(d.back(0))
 	lit := ((uint32(d.total)&(1<<s.lp-1))<<s.lc + prev>>(8-s.lc)) * 0x300
-	probs := s.literal[lit : lit+0x300]
+	probs := s.p.literal[lit : lit+0x300]
 	rc := &c.rc
 	sym := uint32(1)
 	if s.state >= 7 {
@@ -303,8 +304,8 @@ func (c *lzmaChunk) literal(s *lzmaState, d *lzDict) byte {
 // made s.rep[0] (the caller checks that it lies in the dictionary).
 func (c *lzmaChunk) match(s *lzmaState, posState uint32) (int, error) {
 	rc, st := &c.rc, s.state
-	if rc.bit(&s.isRep[st]) == 0 {
-		n := s.matchLen.decode(rc, posState)
+	if rc.bit(&s.p.isRep[st]) == 0 {
+		n := s.p.matchLen.decode(rc, posState)
 		dist := c.distance(s, n)
 		if st < 7 {
 			s.state = 7
@@ -317,8 +318,8 @@ func (c *lzmaChunk) match(s *lzmaState, posState uint32) (int, error) {
 		}
 		return n, nil
 	}
-	if rc.bit(&s.isRepG0[st]) == 0 {
-		if rc.bit(&s.isRep0Long[st*posStates+posState]) == 0 {
+	if rc.bit(&s.p.isRepG0[st]) == 0 {
+		if rc.bit(&s.p.isRep0Long[st*posStates+posState]) == 0 {
 			if st < 7 {
 				s.state = 9
 			} else {
@@ -328,10 +329,10 @@ func (c *lzmaChunk) match(s *lzmaState, posState uint32) (int, error) {
 		}
 	} else {
 		var dist uint32
-		if rc.bit(&s.isRepG1[st]) == 0 {
+		if rc.bit(&s.p.isRepG1[st]) == 0 {
 			dist = s.rep[1]
 		} else {
-			if rc.bit(&s.isRepG2[st]) == 0 {
+			if rc.bit(&s.p.isRepG2[st]) == 0 {
 				dist = s.rep[2]
 			} else {
 				dist = s.rep[3]
@@ -342,7 +343,7 @@ func (c *lzmaChunk) match(s *lzmaState, posState uint32) (int, error) {
 		s.rep[1] = s.rep[0]
 		s.rep[0] = dist
 	}
-	n := s.repLen.decode(rc, posState)
+	n := s.p.repLen.decode(rc, posState)
 	if st < 7 {
 		s.state = 8
 	} else {
@@ -354,17 +355,17 @@ func (c *lzmaChunk) match(s *lzmaState, posState uint32) (int, error) {
 // distance decodes the distance (less one) of a match of length n.
 func (c *lzmaChunk) distance(s *lzmaState, n int) uint32 {
 	rc := &c.rc
-	slot := rc.tree(s.posSlot[min(n-minMatch, 3)][:], 6)
+	slot := rc.tree(s.p.posSlot[min(n-minMatch, 3)][:], 6)
 	if slot < 4 {
 		return slot
 	}
 	bits := uint(slot>>1 - 1)
 	dist := (2 | slot&1) << bits
 	if slot < endPosModel {
-		return dist + rc.reverse(s.posSpecial[dist-slot:], bits)
+		return dist + rc.reverse(s.p.posSpecial[dist-slot:], bits)
 	}
 	dist += rc.direct(bits-alignBits) << alignBits
-	return dist + rc.reverse(s.align[:], alignBits)
+	return dist + rc.reverse(s.p.align[:], alignBits)
 }
 
 // copyMatch copies what it can of the pending match into d, up to its limit.

@@ -80,6 +80,9 @@ type Reader struct {
 	// creates the decoder.
 	started bool
 	format  Format
+	// after is the format of the streams before the input, for a Reader
+	// made by NewReaderAfter; None for one made by NewReader.
+	after Format
 
 	// buf is src as the decoder reads it; nil when the input is plain.
 	// The bytes of src the decoder has consumed are src.n-buf.Buffered().
@@ -173,6 +176,9 @@ func (r *Reader) Read(p []byte) (int, error) {
 // start reads the first bytes of src, detects the format and creates its
 // decoder.
 func (r *Reader) start() error {
+	if r.after != None {
+		return r.startAfter()
+	}
 	r.started = true
 	r.format = r.src.detect()
 	if r.format == None {
@@ -186,6 +192,12 @@ func (r *Reader) start() error {
 		}
 		r.format = f
 	}
+	return r.newDecoder()
+}
+
+// newDecoder creates the decoder of r.format over r.buf, which starts with
+// a stream of that format.
+func (r *Reader) newDecoder() error {
 	var err error
 	switch r.format {
 	case Gzip:

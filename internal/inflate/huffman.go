@@ -30,24 +30,30 @@ func (d *Decoder) huffman() bool {
 // fast decodes symbols while the input buffered holds inMargin bytes and
 // the burst has room, with a bit buffer refilled a word at a time: after a
 // refill it holds 56 bits at least, which is enough for a length and its
-// distance (15+5 and 15+13 bits), or three literals.
+// distance (15+5 and 15+13 bits), or three literals. The next symbol's
+// entry is looked up as soon as the bits before it are dropped (the lookup
+// needs litlenBits of them, and a refill adds bits only above those), so
+// that the load overlaps a refill or a match's copy.
 //
 // Its loads and stores are unchecked (word): the loop's condition keeps them
-// inside in and buf. Each iteration refills at most twice, each a load of 8
-// bytes at most 7 past the last, and starts with ip <= len(in)-inMargin;
-// it starts with w < limit and writes at most 3 literals or a match of at
-// most 258 bytes, copied in words of 8 that end at most 7 bytes past it or
-// at 32 bytes (copyRest copies a long one's rest, and a short distance's
-// match), within buf's slack; a match reads from w-distance with distance
-// <= w.
+// inside in and buf. Each iteration refills at most twice (after literals,
+// after a match), each a load of 8 bytes at most 7 past the last, and
+// starts with ip <= len(in)-inMargin; it starts with w < limit and writes at
+// most 3 literals or a match of at most 258 bytes, copied in words of 8 that
+// end at most 7 bytes past it or at 32 bytes (copyRest copies a long one's
+// rest, and a short distance's match), within buf's slack; a match reads
+// from w-distance with distance <= w.
 func (d *Decoder) fast() {
-	in, ip, bits, nbits, w := d.in.in, d.in.ip, d.in.bits, d.in.nbits, d.out.w
-	lit, dist, inEnd, outEnd := d.lit, d.dist, len(in)-inMargin, d.out.limit
 	inp, out := d.fastPointers()
+	ip, bits, nbits, w := d.in.ip, d.in.bits, d.in.nbits, d.out.w
+	lit, dist, inEnd, outEnd := d.lit, d.dist, len(d.in.in)-inMargin, d.out.limit
+	e := lit[bits&litlenMask] // the next symbol's, looked up with 56 bits in hand
 	for ip <= inEnd && w < outEnd {
-		bits, ip, nbits = bits|load64(inp, ip)<<(nbits&63), ip+int((63-nbits)>>3), nbits|56
-		e := lit[bits&litlenMask]
-		if e&flagLiteral != 0 { // up to three literals, then a refill for a match
+		if e&flagLink != 0 { // a codeword longer than the main part: its subtable's entry
+			bits, nbits = bits>>litlenBits, nbits-litlenBits
+			e = lit[e>>valueShift+uint32(bits)&(1<<(e>>codeLenShift&15)-1)]
+		}
+		if e&flagLiteral != 0 { // up to three literals, the next symbol looked up, a refill
 			bits, nbits, w = bits>>(e&63), nbits-uint(e&63), w+1
 			store8(out, w-1, byte(e>>valueShift))
 			if e = lit[bits&litlenMask]; e&flagLiteral != 0 {
@@ -56,22 +62,16 @@ func (d *Decoder) fast() {
 				if e = lit[bits&litlenMask]; e&flagLiteral != 0 {
 					bits, nbits, w = bits>>(e&63), nbits-uint(e&63), w+1
 					store8(out, w-1, byte(e>>valueShift))
-					continue
+					e = lit[bits&litlenMask]
 				}
 			}
 			bits, ip, nbits = bits|load64(inp, ip)<<(nbits&63), ip+int((63-nbits)>>3), nbits|56
-		}
-		if e&flagLink != 0 {
-			bits, nbits = bits>>litlenBits, nbits-litlenBits
-			if e = lit[e>>valueShift+uint32(bits)&(1<<(e>>codeLenShift&15)-1)]; e&flagLiteral != 0 {
-				bits, nbits, w = bits>>(e&63), nbits-uint(e&63), w+1
-				store8(out, w-1, byte(e>>valueShift))
+			if e&(flagLiteral|flagLink) != 0 { // the next symbol is a literal or long: from the top
 				continue
 			}
 		}
 		if e&flagSpecial != 0 { // the end of the block, or an invalid symbol
-			d.save(ip, bits>>(e&63), nbits-uint(e&63), w)
-			d.special(e)
+			d.special(e, ip, bits>>(e&63), nbits-uint(e&63), w)
 			return
 		}
 		length := int(e>>valueShift) + int(bits&(1<<(e&63)-1)>>(e>>codeLenShift&15))
@@ -83,11 +83,12 @@ func (d *Decoder) fast() {
 		distance := int(e>>valueShift) + int(bits&(1<<(e&63)-1)>>(e>>codeLenShift&15))
 		bits, nbits = bits>>(e&63), nbits-uint(e&63)
 		if e&flagSpecial != 0 || distance > w {
-			d.save(ip, bits, nbits, w)
-			d.badDistance(e)
+			d.badDistance(e, ip, bits, nbits, w)
 			return
 		}
-		if distance >= 8 { // four words whatever the length: no branch on it
+		bits, ip, nbits = bits|load64(inp, ip)<<(nbits&63), ip+int((63-nbits)>>3), nbits|56
+		e = lit[bits&litlenMask] // before the copy, which does not depend on it
+		if distance >= 8 {       // four words whatever the length: no branch on it
 			store64(out, w, load64(out, w-distance))
 			store64(out, w+8, load64(out, w+8-distance))
 			store64(out, w+16, load64(out, w+16-distance))
@@ -102,11 +103,13 @@ func (d *Decoder) fast() {
 }
 
 // fastPointers returns the data pointers of the input buffered and of the
-// output buffer, once it has checked what fast's bounds rely on.
+// output buffer, once it has checked what fast's bounds rely on, and fills
+// the bit buffer (56 bits at least) for fast's first lookup.
 func (d *Decoder) fastPointers() (in, out unsafe.Pointer) {
-	if len(d.out.buf) != outSize || d.out.limit > outSize-slack || len(d.in.in) < inMargin {
+	if len(d.out.buf) != outSize || d.out.limit > outSize-slack || d.in.ip+inMargin > len(d.in.in) {
 		panic("inflate: fast loop bounds")
 	}
+	d.in.refillWord()
 	return unsafe.Pointer(unsafe.SliceData(d.in.in)), unsafe.Pointer(unsafe.SliceData(d.out.buf))
 }
 
@@ -132,9 +135,10 @@ func copyRest(out unsafe.Pointer, w, distance, length int) {
 	}
 }
 
-// special handles a special literal/length entry the fast loop met: the
-// end of the block, or a symbol that is not allowed.
-func (d *Decoder) special(e uint32) {
+// special stops the fast loop (its registers saved) at a special
+// literal/length entry: the end of the block, or a symbol not allowed.
+func (d *Decoder) special(e uint32, ip int, bits uint64, nbits uint, w int) {
+	d.save(ip, bits, nbits, w)
 	if e&flagEnd != 0 {
 		d.endBlock()
 	} else {
@@ -142,9 +146,10 @@ func (d *Decoder) special(e uint32) {
 	}
 }
 
-// badDistance reports an invalid distance symbol (e special) or a distance
-// past the history.
-func (d *Decoder) badDistance(e uint32) {
+// badDistance stops the fast loop (its registers saved) at an invalid
+// distance symbol (e special) or a distance past the history.
+func (d *Decoder) badDistance(e uint32, ip int, bits uint64, nbits uint, w int) {
+	d.save(ip, bits, nbits, w)
 	if e&flagSpecial != 0 {
 		d.corrupt("invalid distance symbol")
 	} else {

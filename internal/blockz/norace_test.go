@@ -1,0 +1,5 @@
+//go:build !race
+
+package blockz
+
+const raceEnabled = false

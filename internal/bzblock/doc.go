@@ -1,0 +1,23 @@
+// Package bzblock decodes one bzip2 block, starting at any bit of its
+// input, and says where the block ends: the piece a parallel bzip2 decoder
+// needs, since a bzip2 stream's blocks are found only by their 48-bit magic
+// number, at any bit offset (internal/blockz finds them).
+//
+//	var d bzblock.Decoder
+//	b, err := d.Decode(src, bit, level) // the block whose magic starts at bit `bit` of src[0]
+//	if err != nil { ... }               // damaged, or src ends before the block does
+//	n, err := io.Copy(w, b)             // its bytes; the block's CRC is checked at the end
+//	end, crc := b.End(), b.CRC()        // where the next block (or the end of stream) starts
+//
+// The blocks are decoded exactly as the standard library's compress/bzip2
+// decodes them, the same bytes and the same refusals: a block it rejects
+// (a code length out of range, too few selectors, a run past the block's
+// size, an origin pointer out of bounds, a checksum that does not match)
+// is rejected here too, so that a parallel decoder that falls back on the
+// standard library's reader for a damaged block never delivers bytes that
+// one would not. Its Huffman trees are built by the same rule as the
+// standard library's (which differs from bzip2's own for incomplete codes)
+// and then read through lookup tables rather than a bit at a time, and the
+// inverse Burrows-Wheeler transform follows several points of its cycle at
+// once: the measurements are in docs/performance.md.
+package bzblock

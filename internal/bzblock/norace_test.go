@@ -1,0 +1,5 @@
+//go:build !race
+
+package bzblock_test
+
+const raceEnabled = false

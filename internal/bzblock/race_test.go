@@ -1,0 +1,7 @@
+//go:build race
+
+package bzblock_test
+
+// Under the race detector (the package starts no goroutine: there is no
+// race to find), the tests decode less.
+const raceEnabled = true
