@@ -1,5 +1,5 @@
 // Package zindex makes random access into compressed files: an index of a
-// gzip file lists access points, places where decoding can start without
+// gzip, BGZF, xz or zstd file lists access points, places where decoding can start without
 // the bytes before them, so that the file's text can be read at any offset
 // (an io.ReaderAt) by decoding from the point before it. Every function of
 // linereader that takes an io.ReaderAt (sections, counts, the last records,
@@ -67,7 +67,15 @@
 // trusted. Save writes NAME.zidx through a temporary file, renamed into
 // place.
 //
-// Other formats (BGZF is gzip already; bzip2, xz and zstd) may add kinds of
-// access points, made from the file's structure rather than from a pass of
-// decoding: a point's kind is part of the type and of the file format.
+// # Indexes from a file's structure
+//
+// Files made of pieces that decode on their own and say their sizes (BGZF's
+// gzip members, the blocks of xz -T with the stream's index, zstd frames
+// with their content sizes or the seekable format's seek table) are an index
+// already: FromStructure makes it from their headers without decoding
+// anything, with an access point at every piece and no windows, and BuildAt
+// takes that way when it can (Build decodes, and reads gzip alone). A read
+// decodes the piece holding its offset with the piece's own checks. Such an
+// index is written as version 2 of the format; an index of a gzip file made
+// by decoding, as version 1.
 package zindex

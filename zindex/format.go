@@ -18,14 +18,31 @@ import (
 // unsigned varints and the file's digests, the points, and a CRC-32C of
 // everything before it.
 const (
-	magic   = "\x89ZIDX\r\n\x1a"
-	version = 1
-	// formatGzip is the number of the gzip format in the file.
-	formatGzip = 1
+	magic = "\x89ZIDX\r\n\x1a"
+	// version is the newest version of the format, the one an index made
+	// from a file's structure needs; an index of a gzip file made by
+	// decoding it (member starts and deflate blocks) is written as version
+	// 1, which every reader of the format reads.
+	version  = 2
+	version1 = 1
 	// flagTrailing: trailing data follows the last member; its offset is
 	// written after the span.
 	flagTrailing = 1
 )
+
+// formats are the numbers of the compressed formats in the file: gzip in
+// both versions, xz and zstd from version 2 on.
+var formats = []string{1: "gzip", 2: "xz", 3: "zstd"}
+
+// formatNumber returns the number of a format in the file.
+func formatNumber(f string) uint64 {
+	for i, name := range formats {
+		if name == f && name != "" {
+			return uint64(i)
+		}
+	}
+	panic("zindex: an index of format " + f)
+}
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -33,8 +50,12 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // checksummed format (docs/zindex.md); Read reads it back.
 func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 	b := []byte(magic)
-	b = binary.AppendUvarint(b, version)
-	b = binary.AppendUvarint(b, formatGzip)
+	if ix.pieces() {
+		b = binary.AppendUvarint(b, version)
+	} else {
+		b = binary.AppendUvarint(b, version1)
+	}
+	b = binary.AppendUvarint(b, formatNumber(ix.format))
 	var flags uint64
 	if ix.trailing >= 0 {
 		flags |= flagTrailing
@@ -54,10 +75,13 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 		b = binary.AppendUvarint(b, uint64(p.in-in))
 		b = binary.AppendUvarint(b, uint64(p.out-out))
 		in, out = p.in, p.out
-		if p.kind == deflateBlock {
+		switch p.kind {
+		case deflateBlock:
 			b = binary.AppendUvarint(b, uint64(p.windowLen))
 			b = binary.AppendUvarint(b, uint64(len(p.window)))
 			b = append(b, p.window...)
+		case pieceStart:
+			b = binary.AppendUvarint(b, uint64(p.in/8-p.stream))
 		}
 	}
 	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
@@ -79,8 +103,8 @@ func Read(r io.Reader) (*Index, error) {
 	}
 	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
 	d := decoder{b: body[len(magic):]}
-	if v := d.uvarint(); v != version && d.err == nil {
-		return nil, fmt.Errorf("%w %d (this package reads version %d)", ErrVersion, v, version)
+	if d.version = d.uvarint(); (d.version < version1 || d.version > version) && d.err == nil {
+		return nil, fmt.Errorf("%w %d (this package reads versions %d to %d)", ErrVersion, d.version, version1, version)
 	}
 	if crc32.Checksum(body, castagnoli) != sum {
 		return nil, fmt.Errorf("%w: the checksum does not match", ErrCorrupt)
@@ -95,8 +119,9 @@ func Read(r io.Reader) (*Index, error) {
 // decoder reads the fields of an index; err is the first field out of range
 // or past the end.
 type decoder struct {
-	b   []byte
-	err error
+	b       []byte
+	version uint64 // the index's version of the format
+	err     error
 }
 
 func (d *decoder) uvarint() uint64 {
@@ -140,9 +165,12 @@ func (d *decoder) index() (*Index, error) {
 	// Sizes past 2^56 bytes (64 PiB) are not believed: their offsets in
 	// bits would overflow.
 	const huge = 1 << 56
-	ix := &Index{format: "gzip", trailing: -1}
-	if d.uvarint() != formatGzip {
+	ix := &Index{trailing: -1}
+	f := d.uvarint()
+	if f == 0 || f >= uint64(len(formats)) || d.version == version1 && f != 1 {
 		d.fail("an unknown compressed format")
+	} else {
+		ix.format = formats[f]
 	}
 	flags := d.uvarint()
 	if flags&^flagTrailing != 0 {
@@ -168,6 +196,10 @@ func (d *decoder) index() (*Index, error) {
 	if d.err == nil && len(d.b) != 0 {
 		d.fail("bytes after the last point")
 	}
+	if d.err == nil && (ix.format != "gzip" || d.version > version1) && !ix.pieces() {
+		// Version 2 is that of indexes of pieces; gzip's others are version 1.
+		d.fail("an index of version 2 without pieces")
+	}
 	return ix, d.err
 }
 
@@ -178,21 +210,30 @@ func (d *decoder) point(ix *Index) {
 	if len(ix.points) > 0 {
 		prev = ix.points[len(ix.points)-1]
 	}
-	p.kind = kind(d.int(int64(deflateBlock), "a point's kind"))
+	last := deflateBlock
+	if d.version > version1 {
+		last = pieceStart
+	}
+	p.kind = kind(d.int(int64(last), "a point's kind"))
 	p.in = prev.in + d.int(ix.file.size*8-prev.in, "a point's compressed offset")
 	p.out = prev.out + d.int(ix.size-prev.out, "a point's decompressed offset")
+	first := len(ix.points) == 0
 	switch {
 	case p.kind == 0:
 		d.fail("a point's kind out of range")
-	case len(ix.points) == 0 && (p.kind != memberStart || p.in != 0 || p.out != 0):
+	case first && (p.out != 0 || p.kind != pieceStart && (p.kind != memberStart || p.in != 0)):
 		d.fail("the first point is not the start of the file")
-	case len(ix.points) > 0 && p.in <= prev.in:
+	case !first && p.in <= prev.in:
 		d.fail("points out of order")
-	case p.kind == memberStart && p.in%8 != 0:
-		d.fail("a member's start inside a byte")
+	case !first && (p.kind == pieceStart) != (prev.kind == pieceStart):
+		d.fail("pieces among points of another kind")
+	case p.kind != deflateBlock && p.in%8 != 0:
+		d.fail("a member's or piece's start inside a byte")
 	case p.kind == deflateBlock:
 		p.windowLen = int(d.int(int64(min(inflate.WindowSize, p.out)), "a window's length"))
 		p.window = d.bytes(int(d.int(int64(len(d.b)), "a window's compressed length")))
+	case p.kind == pieceStart:
+		p.stream = p.in/8 - d.int(p.in/8, "a piece's stream")
 	}
 	ix.points = append(ix.points, p)
 }
@@ -202,6 +243,24 @@ func (d *decoder) point(ix *Index) {
 // It returns ErrStale when the file no longer matches the index, and an
 // error wrapping fs.ErrNotExist when there is no index (or no file).
 func Load(name string) (*Index, error) {
+	file, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return LoadAt(name, file, fi.Size())
+}
+
+// LoadAt is Load for the file already open as ra, of size bytes (the file
+// in hand, whatever its name points to by then): NAME.zidx is read and
+// checked against ra. No index is an error wrapping fs.ErrNotExist; one that
+// does not match, ErrStale; one that is not an index, an error wrapping
+// ErrCorrupt or ErrVersion.
+func LoadAt(name string, ra io.ReaderAt, size int64) (*Index, error) {
 	f, err := os.Open(name + ".zidx")
 	if err != nil {
 		return nil, err
@@ -211,12 +270,7 @@ func Load(name string) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s.zidx: %w", name, err)
 	}
-	file, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer file.Close()
-	if err := ix.Check(file); err != nil {
+	if err := ix.CheckAt(ra, size); err != nil {
 		return nil, err
 	}
 	return ix, nil
@@ -233,22 +287,43 @@ func (ix *Index) Check(f interface {
 	if err != nil {
 		return err
 	}
-	if fi.Size() != ix.file.size {
+	return ix.CheckAt(f, fi.Size())
+}
+
+// CheckAt is Check for the file ra of size bytes.
+func (ix *Index) CheckAt(ra io.ReaderAt, size int64) error {
+	if size != ix.file.size {
 		return ErrStale
 	}
-	n := min(ix.file.size, idBytes)
-	head := make([]byte, n)
-	if _, err := f.ReadAt(head, 0); err != nil {
+	id, err := fileIDAt(ra, size)
+	if err != nil {
 		return err
 	}
-	tail := make([]byte, n)
-	if _, err := f.ReadAt(tail, ix.file.size-n); err != nil {
-		return err
-	}
-	if sha256.Sum256(head) != ix.file.head || sha256.Sum256(tail) != ix.file.tail {
+	if id != ix.file {
 		return ErrStale
 	}
 	return nil
+}
+
+// fileIDAt returns the fileID of the file ra of size bytes.
+func fileIDAt(ra io.ReaderAt, size int64) (fileID, error) {
+	n := min(size, idBytes)
+	b := make([]byte, n)
+	id := fileID{size: size}
+	for i, off := range []int64{0, size - n} {
+		if k, err := ra.ReadAt(b, off); k < len(b) {
+			if err == nil || err == io.EOF {
+				err = ErrStale // shorter than its size
+			}
+			return id, err
+		}
+		if i == 0 {
+			id.head = sha256.Sum256(b)
+		} else {
+			id.tail = sha256.Sum256(b)
+		}
+	}
+	return id, nil
 }
 
 // Save writes the index beside the named file, as NAME.zidx (Load's file),

@@ -95,9 +95,9 @@ func TestReadRefusesDamage(t *testing.T) {
 		}
 	}
 	c := bytes.Clone(b)
-	c[8] = 2 // the version, after the 8-byte magic number
-	if _, err := zindex.Read(bytes.NewReader(c)); !errors.Is(err, zindex.ErrVersion) || err.Error() != "zindex: unsupported index version 2 (this package reads version 1)" {
-		t.Fatalf("version 2: %v", err)
+	c[8] = 3 // the version, after the 8-byte magic number
+	if _, err := zindex.Read(bytes.NewReader(c)); !errors.Is(err, zindex.ErrVersion) || err.Error() != "zindex: unsupported index version 3 (this package reads versions 1 to 2)" {
+		t.Fatalf("version 3: %v", err)
 	}
 }
 
@@ -154,6 +154,11 @@ func FuzzRead(f *testing.F) {
 	for _, gz := range [][]byte{gzipOf(text), concat(gzipOf(text[:1000]), gzipOf(text[:70000])), concat(gzipOf(text), []byte("x"))} {
 		f.Add(encode(f, build(f, fixture{name: "seed", gz: gz}, 100<<10)))
 	}
+	ix, err := zindex.FromStructure(bytes.NewReader(fuzzBGZF), int64(len(fuzzBGZF)))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(encode(f, ix))
 	f.Add([]byte("\x89ZIDX\r\n\x1a"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		fuzzIndex(t, b)
@@ -182,13 +187,19 @@ func fuzzIndex(t *testing.T, b []byte) {
 	}
 	// Over bytes that may not be its file, a read fails or gives wrong
 	// bytes, but returns.
-	ra := ix.ReaderAt(bytes.NewReader(fuzzFile))
 	p := make([]byte, 100)
-	for _, off := range ix.Offsets() {
-		ra.ReadAt(p, off)
+	for _, file := range [][]byte{fuzzFile, fuzzBGZF} {
+		ra := ix.ReaderAt(bytes.NewReader(file))
+		for _, off := range ix.Offsets() {
+			ra.ReadAt(p, off)
+		}
 	}
 }
 
 // fuzzFile is the compressed file FuzzRead's indexes are read over: the
 // first seed's.
 var fuzzFile = gzipOf(bytes.Repeat([]byte("a line of text, and another\n"), 20000))
+
+// fuzzBGZF is the file the indexes of pieces are read over: the same text
+// as BGZF members, whose structure indexes it.
+var fuzzBGZF = bgzfOf(bytes.Repeat([]byte("a line of text, and another\n"), 20000), 64<<10)

@@ -39,6 +39,11 @@ const (
 	// deflateBlock: a deflate block starts at bit In, inside a member; the
 	// point keeps the window before it.
 	deflateBlock kind = 2
+	// pieceStart: a piece of a block format that decodes on its own starts
+	// at the point's byte (a BGZF member, an xz block, a zstd frame), found
+	// from the file's structure. An index with such points has one at every
+	// piece that holds text, and no other kind.
+	pieceStart kind = 3
 )
 
 // point is an access point.
@@ -51,6 +56,10 @@ type point struct {
 	// KiB), compressed as a raw deflate stream; nil for other kinds.
 	window    []byte
 	windowLen int
+	// stream is the compressed offset, in bytes, of the stream a pieceStart
+	// point's piece belongs to (blockz.Piece.Stream): the piece's own for a
+	// BGZF member or a zstd frame, its stream header's for an xz block.
+	stream int64
 }
 
 // Index is an index of one compressed file: its access points, each with
@@ -60,7 +69,7 @@ type point struct {
 // changed once made: it is safe for concurrent use, and so are the
 // ReaderAts made from it.
 type Index struct {
-	format string // "gzip"
+	format string // "gzip", "xz" or "zstd"
 	size   int64  // the decompressed size
 	span   int64  // the span the index was built with
 	points []point
@@ -89,7 +98,7 @@ func (ix *Index) Offsets() []int64 {
 	return offs
 }
 
-// Format returns the compressed format of the file: "gzip".
+// Format returns the compressed format of the file: "gzip", "xz" or "zstd".
 func (ix *Index) Format() string { return ix.format }
 
 // CompressedSize returns the size of the compressed file the index was
@@ -103,6 +112,10 @@ func (ix *Index) CompressedSize() int64 { return ix.file.size }
 func (ix *Index) TrailingData() (offset int64, ok bool) {
 	return ix.trailing, ix.trailing >= 0
 }
+
+// pieces reports whether the index was made from the file's structure:
+// its points are pieces (pieceStart), each decoded on its own.
+func (ix *Index) pieces() bool { return ix.points[0].kind == pieceStart }
 
 // pointAt returns the index of the last access point at or before the
 // decompressed offset off (0 <= off).

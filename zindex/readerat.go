@@ -181,7 +181,7 @@ func (ra *readerAt) take(off int64) (c *cursor, fresh, backward bool, err error)
 	if c == nil {
 		c = &cursor{}
 	}
-	return c, true, backward, c.start(ra.src, ra.ix, pt)
+	return c, true, backward, c.start(ra.src, ra.ix, i)
 }
 
 // put keeps c for a later read.
@@ -205,11 +205,18 @@ type cursor struct {
 	inMember bool
 	pos      int64  // the decompressed offset of the next byte
 	window   []byte // scratch for a point's window
+	// piece is the cursor's state in an index of pieces (Index.pieces),
+	// which it reads instead of sec, src and dec.
+	piece pieceState
 }
 
-// start positions c at the access point pt.
-func (c *cursor) start(src io.ReaderAt, ix *Index, pt *point) error {
+// start positions c at the access point i.
+func (c *cursor) start(src io.ReaderAt, ix *Index, i int) error {
+	pt := &ix.points[i]
 	c.ix, c.pos = ix, pt.out
+	if pt.kind == pieceStart {
+		return c.piece.start(src, ix, i)
+	}
 	c.sec = *io.NewSectionReader(src, pt.in/8, ix.file.size-pt.in/8)
 	if c.src == nil {
 		c.src = bufio.NewReaderSize(&c.sec, 64<<10)
@@ -248,6 +255,9 @@ func (c *cursor) windowOf(pt *point) ([]byte, error) {
 // readAt fills p with the decompressed bytes at off (c.pos <= off, and
 // off+len(p) <= the size).
 func (c *cursor) readAt(p []byte, off int64) (int, error) {
+	if c.piece.dec != nil {
+		return c.piece.readAt(&c.pos, p, off)
+	}
 	for c.pos < off {
 		if err := c.member(); err != nil {
 			return 0, err

@@ -120,17 +120,42 @@ func (l *Layout) Covers(ra io.ReaderAt) bool {
 // structure says). The checks of a stream as a whole are not the piece's:
 // an lz4 frame's content checksum, a bzip2 stream's CRC, whether a bzip2
 // match is a block (a false match fails to decode, almost always). zindex
-// reads a block format's pieces with it.
+// reads a block format's pieces with it. Each call makes a decoder (a few
+// hundred KiB of tables and buffers); a PieceDecoder keeps one for many
+// pieces.
 func (l *Layout) PieceReader(ra io.ReaderAt, i int) (io.Reader, error) {
-	if l.Format == decompress.None {
+	return l.Decoder(ra).Open(i)
+}
+
+// PieceDecoder reads a Layout's pieces one at a time, as PieceReader does,
+// with one decoder whose state serves piece after piece. It is not safe for
+// concurrent use; the reader Open returns is valid until the next Open.
+type PieceDecoder struct {
+	l *Layout
+	d pieceDecoder
+}
+
+// Decoder returns a PieceDecoder of l's pieces in ra, the file l was
+// scanned from.
+func (l *Layout) Decoder(ra io.ReaderAt) *PieceDecoder {
+	pd := &PieceDecoder{l: l}
+	if l.Format != decompress.None {
+		pd.d = newPieceDecoder(l.Format, &input{ra: ra}, l.Size, DefaultJobMemory)
+	}
+	return pd
+}
+
+// Open returns a reader of piece i's decompressed bytes.
+func (pd *PieceDecoder) Open(i int) (io.Reader, error) {
+	if pd.d == nil {
 		return nil, ErrNoStructure
 	}
-	d := newPieceDecoder(l.Format, &input{ra: ra}, l.Size, DefaultJobMemory)
-	r, err := d.open(&l.Pieces[i])
+	p := &pd.l.Pieces[i]
+	r, err := pd.d.open(p)
 	if err != nil {
 		return nil, err
 	}
-	return &checkedPiece{r: r, p: &l.Pieces[i]}, nil
+	return &checkedPiece{r: r, p: p}, nil
 }
 
 // checkedPiece reads a piece, checking its size at the end.

@@ -115,16 +115,26 @@ func (p *pipeline) decodeJob(d pieceDecoder, in *input, j *job) (ok bool) {
 		in.load(first.Offset, last.end())
 	}
 	buf := p.get(size)
+	// A whole job's messages go out together at its end: the reader, which
+	// is faster than a worker, then takes them without waiting for each (a
+	// wake-up per BGZF member cost more than the member's bookkeeping).
+	var held []message
 	for i := range j.pieces {
 		m, ok := p.decodePiece(d, j, i, &buf, size)
 		if !ok {
 			return false
 		}
-		if m.err != nil || i == len(j.pieces)-1 {
+		last := m.err != nil || i == len(j.pieces)-1
+		if last {
 			m.recycle = buf
 		}
-		if !p.send(j, m) {
-			return false
+		if held = append(held, m); last || !j.whole {
+			for _, m := range held {
+				if !p.send(j, m) {
+					return false
+				}
+			}
+			held = held[:0]
 		}
 		if m.err != nil {
 			return true

@@ -32,9 +32,10 @@ func measurePieces(name string) error {
 	fmt.Printf("scan %.2f %d\n", ms(time.Since(t0)), len(l.Pieces))
 	buf := make([]byte, 256<<10)
 	var total int64
+	pd := l.Decoder(f)
 	for i, p := range l.Pieces {
 		t0 := time.Now()
-		r, err := l.PieceReader(f, i)
+		r, err := pd.Open(i)
 		if err != nil {
 			return fmt.Errorf("piece %d at %d: %w", i, p.Offset, err)
 		}

@@ -36,18 +36,39 @@ func appendRecords(name string, from, to int) error {
 // result counts what a scenario printed against the records it should have.
 type result struct {
 	want, printed, lost, partial, dup int
-	kills, rotations                  int
+	// outOfOrder counts the records printed after a later one by the same run (a
+	// restart may print again what came before: that is a duplicate, not disorder).
+	outOfOrder       int
+	kills, rotations int
 }
 
 var recordLine = regexp.MustCompile(`^seq=(\d{6}) (x*)$`)
 
-// tally counts the lines of out (the output, whole lines) against records from..to-1.
-func tally(out string, from, to int) result {
+// tally counts the lines of the outputs of a scenario's runs (whole lines) against
+// records from..to-1.
+func tally(outs []string, from, to int) result {
 	res := result{want: to - from}
 	seen := map[int]int{}
+	for _, out := range outs {
+		res.run(out, seen)
+	}
+	for seq := from; seq < to; seq++ {
+		switch c := seen[seq]; {
+		case c == 0:
+			res.lost++
+		case c > 1:
+			res.dup += c - 1
+		}
+	}
+	return res
+}
+
+// run counts the lines of one run's output into res and seen.
+func (res *result) run(out string, seen map[int]int) {
 	if out != "" && !strings.HasSuffix(out, "\n") {
 		res.partial++ // a last line cut
 	}
+	prev := -1
 	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		if line == "" {
 			continue
@@ -63,15 +84,10 @@ func tally(out string, from, to int) result {
 			res.partial++
 			continue
 		}
+		if seq <= prev {
+			res.outOfOrder++
+		}
+		prev = seq
 		seen[seq]++
 	}
-	for seq := from; seq < to; seq++ {
-		switch c := seen[seq]; {
-		case c == 0:
-			res.lost++
-		case c > 1:
-			res.dup += c - 1
-		}
-	}
-	return res
 }
