@@ -34,6 +34,8 @@ targets="
 ./internal/decompress FuzzXzDecoder
 ./internal/inflate FuzzRoundTrip
 ./internal/inflate FuzzRaw
+./internal/pgzip FuzzReader
+./internal/bzblock FuzzBlock
 ./zindex FuzzRead
 ./linereader FuzzReader
 ./linereader FuzzIterators
