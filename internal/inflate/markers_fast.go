@@ -16,117 +16,61 @@ func (m *MarkerDecoder) fastEnd() int { return cap(m.out) - markerSlack }
 // bytes past it; a match reads from w-distance with distance <= w.
 func (m *MarkerDecoder) fast() {
 	d := &m.d
-	in, ip := d.in.in, d.in.ip
-	bits, nbits := d.in.bits, d.in.nbits
-	inEnd := len(in) - inMargin
-	w := len(m.out)
-	outEnd := m.fastEnd()
-	if ip > inEnd || w >= outEnd {
-		panic("inflate: marker fast loop bounds")
-	}
-	lit, dist := d.lit, d.dist
-	inp := unsafe.Pointer(unsafe.SliceData(in))
-	out := unsafe.Pointer(unsafe.SliceData(m.out))
+	inp, out := m.fastPointers()
+	ip, bits, nbits, w := d.in.ip, d.in.bits, d.in.nbits, len(m.out)
+	lit, dist, inEnd, outEnd := d.lit, d.dist, len(d.in.in)-inMargin, m.fastEnd()
 	for ip <= inEnd && w < outEnd {
-		bits |= load64(inp, ip) << (nbits & 63)
-		ip += int((63 - nbits) >> 3)
-		nbits |= 56
+		bits, ip, nbits = bits|load64(inp, ip)<<(nbits&63), ip+int((63-nbits)>>3), nbits|56
 		e := lit[bits&litlenMask]
-		if e&flagLiteral != 0 {
-			bits >>= e & 63
-			nbits -= uint(e & 63)
-			store8(out, w, byte(e>>valueShift))
-			w++
-			e = lit[bits&litlenMask]
+		if e&flagLiteral != 0 { // up to three literals, then a refill
+			bits, nbits, w = bits>>(e&63), nbits-uint(e&63), w+1
+			store8(out, w-1, byte(e>>valueShift))
+			if e = lit[bits&litlenMask]; e&flagLiteral != 0 {
+				bits, nbits, w = bits>>(e&63), nbits-uint(e&63), w+1
+				store8(out, w-1, byte(e>>valueShift))
+				if e = lit[bits&litlenMask]; e&flagLiteral != 0 {
+					bits, nbits, w = bits>>(e&63), nbits-uint(e&63), w+1
+					store8(out, w-1, byte(e>>valueShift))
+					continue
+				}
+			}
+			bits, ip, nbits = bits|load64(inp, ip)<<(nbits&63), ip+int((63-nbits)>>3), nbits|56
+		}
+		if e&flagSpecial != 0 && e&flagLink != 0 { // a long codeword: its subtable's entry
+			bits, nbits, e = bits>>litlenBits, nbits-litlenBits, lit[e>>valueShift+uint32(bits>>litlenBits)&(1<<(e>>codeLenShift&15)-1)]
 			if e&flagLiteral != 0 {
-				bits >>= e & 63
-				nbits -= uint(e & 63)
-				store8(out, w, byte(e>>valueShift))
-				w++
-				e = lit[bits&litlenMask]
-				if e&flagLiteral != 0 {
-					bits >>= e & 63
-					nbits -= uint(e & 63)
-					store8(out, w, byte(e>>valueShift))
-					w++
-					continue
-				}
-			}
-			bits |= load64(inp, ip) << (nbits & 63)
-			ip += int((63 - nbits) >> 3)
-			nbits |= 56
-		}
-		if e&flagSpecial != 0 {
-			if e&flagLink != 0 {
-				bits >>= litlenBits
-				nbits -= litlenBits
-				e = lit[e>>valueShift+uint32(bits)&(1<<(e>>codeLenShift&15)-1)]
-				if e&flagLiteral != 0 {
-					bits >>= e & 63
-					nbits -= uint(e & 63)
-					store8(out, w, byte(e>>valueShift))
-					w++
-					continue
-				}
-			}
-			if e&flagSpecial != 0 {
-				bits >>= e & 63
-				nbits -= uint(e & 63)
-				m.save(ip, bits, nbits, w)
-				if e&flagEnd != 0 {
-					d.endBlock()
-				} else {
-					d.corrupt("invalid literal/length symbol")
-				}
-				return
+				bits, nbits, w = bits>>(e&63), nbits-uint(e&63), w+1
+				store8(out, w-1, byte(e>>valueShift))
+				continue
 			}
 		}
-		saved := bits
-		bits >>= e & 63
-		nbits -= uint(e & 63)
-		length := int(e>>valueShift) + int(saved&(1<<(e&63)-1)>>(e>>codeLenShift&15))
-
-		e = dist[bits&distMask]
-		if e&flagSpecial != 0 && e&flagLink != 0 {
-			bits >>= distBits
-			nbits -= distBits
-			e = dist[e>>valueShift+uint32(bits)&(1<<(e>>codeLenShift&15)-1)]
-		}
-		saved = bits
-		bits >>= e & 63
-		nbits -= uint(e & 63)
-		if e&flagSpecial != 0 {
-			m.save(ip, bits, nbits, w)
-			d.corrupt("invalid distance symbol")
+		if e&flagSpecial != 0 { // the end of the block, or an invalid symbol
+			m.save(ip, bits>>(e&63), nbits-uint(e&63), w)
+			d.endSpecial(e)
 			return
 		}
-		distance := int(e>>valueShift) + int(saved&(1<<(e&63)-1)>>(e>>codeLenShift&15))
-		if distance > w {
+		length := int(e>>valueShift) + int(bits&(1<<(e&63)-1)>>(e>>codeLenShift&15))
+		bits, nbits = bits>>(e&63), nbits-uint(e&63)
+		if e = dist[bits&distMask]; e&flagSpecial != 0 && e&flagLink != 0 {
+			bits, nbits, e = bits>>distBits, nbits-distBits, dist[e>>valueShift+uint32(bits>>distBits)&(1<<(e>>codeLenShift&15)-1)]
+		}
+		distance := int(e>>valueShift) + int(bits&(1<<(e&63)-1)>>(e>>codeLenShift&15))
+		bits, nbits = bits>>(e&63), nbits-uint(e&63)
+		if e&flagSpecial != 0 || distance > w {
 			m.save(ip, bits, nbits, w)
-			d.corrupt("distance too far back")
+			d.endDistance(e)
 			return
 		}
-		end := w + length
-		switch {
-		case distance >= 8:
+		if distance >= 8 { // four words whatever the length, as Decoder.fast
 			store64(out, w, load64(out, w-distance))
 			store64(out, w+8, load64(out, w+8-distance))
 			store64(out, w+16, load64(out, w+16-distance))
 			store64(out, w+24, load64(out, w+24-distance))
-			for i := w + 32; i < end; i += 8 {
-				store64(out, i, load64(out, i-distance))
-			}
-		case distance == 1:
-			v := uint64(load8(out, w-1)) * 0x0101010101010101
-			for i := w; i < end; i += 8 {
-				store64(out, i, v)
-			}
-		default:
-			for i := w; i < end; i++ {
-				store8(out, i, load8(out, i-distance))
-			}
 		}
-		w = end
+		if distance < 8 || length > 32 {
+			copyRest(out, w, distance, length)
+		}
+		w += length
 	}
 	m.save(ip, bits, nbits, w)
 }
@@ -135,4 +79,13 @@ func (m *MarkerDecoder) fast() {
 func (m *MarkerDecoder) save(ip int, bits uint64, nbits uint, w int) {
 	m.d.in.ip, m.d.in.bits, m.d.in.nbits = ip, bits, nbits
 	m.out = m.out[:w]
+}
+
+// fastPointers returns the data pointers of the input in hand and of out,
+// once it has checked what fast's bounds rely on.
+func (m *MarkerDecoder) fastPointers() (in, out unsafe.Pointer) {
+	if m.d.in.ip > len(m.d.in.in)-inMargin || len(m.out) >= m.fastEnd() {
+		panic("inflate: marker fast loop bounds")
+	}
+	return unsafe.Pointer(unsafe.SliceData(m.d.in.in)), unsafe.Pointer(unsafe.SliceData(m.out))
 }

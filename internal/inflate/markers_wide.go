@@ -14,121 +14,96 @@ import "unsafe"
 // with distance <= w.
 func (m *MarkerDecoder) wideFast() {
 	d := &m.d
-	in, ip := d.in.in, d.in.ip
-	bits, nbits := d.in.bits, d.in.nbits
-	inEnd := len(in) - inMargin
-	w := len(m.syms)
-	outEnd := m.wideEnd()
-	if ip > inEnd || w >= outEnd || outEnd > cap(m.syms)-markerSlack {
-		panic("inflate: wide fast loop bounds")
-	}
-	lit, dist := d.lit, d.dist
-	inp := unsafe.Pointer(unsafe.SliceData(in))
-	out := unsafe.Pointer(unsafe.SliceData(m.syms))
+	inp, out := m.widePointers()
+	ip, bits, nbits, w := d.in.ip, d.in.bits, d.in.nbits, len(m.syms)
+	lit, dist, inEnd, outEnd := d.lit, d.dist, len(d.in.in)-inMargin, m.wideEnd()
 	for ip <= inEnd && w < outEnd {
-		bits |= load64(inp, ip) << (nbits & 63)
-		ip += int((63 - nbits) >> 3)
-		nbits |= 56
+		bits, ip, nbits = bits|load64(inp, ip)<<(nbits&63), ip+int((63-nbits)>>3), nbits|56
 		e := lit[bits&litlenMask]
-		if e&flagLiteral != 0 {
-			bits >>= e & 63
-			nbits -= uint(e & 63)
-			store16(out, w, uint16(e>>valueShift&0xff))
-			w++
-			e = lit[bits&litlenMask]
+		if e&flagLiteral != 0 { // up to three literals, then a refill
+			bits, nbits, w = bits>>(e&63), nbits-uint(e&63), w+1
+			store16(out, w-1, uint16(e>>valueShift&0xff))
+			if e = lit[bits&litlenMask]; e&flagLiteral != 0 {
+				bits, nbits, w = bits>>(e&63), nbits-uint(e&63), w+1
+				store16(out, w-1, uint16(e>>valueShift&0xff))
+				if e = lit[bits&litlenMask]; e&flagLiteral != 0 {
+					bits, nbits, w = bits>>(e&63), nbits-uint(e&63), w+1
+					store16(out, w-1, uint16(e>>valueShift&0xff))
+					continue
+				}
+			}
+			bits, ip, nbits = bits|load64(inp, ip)<<(nbits&63), ip+int((63-nbits)>>3), nbits|56
+		}
+		if e&flagSpecial != 0 && e&flagLink != 0 { // a long codeword: its subtable's entry
+			bits, nbits, e = bits>>litlenBits, nbits-litlenBits, lit[e>>valueShift+uint32(bits>>litlenBits)&(1<<(e>>codeLenShift&15)-1)]
 			if e&flagLiteral != 0 {
-				bits >>= e & 63
-				nbits -= uint(e & 63)
-				store16(out, w, uint16(e>>valueShift&0xff))
-				w++
-				e = lit[bits&litlenMask]
-				if e&flagLiteral != 0 {
-					bits >>= e & 63
-					nbits -= uint(e & 63)
-					store16(out, w, uint16(e>>valueShift&0xff))
-					w++
-					continue
-				}
-			}
-			bits |= load64(inp, ip) << (nbits & 63)
-			ip += int((63 - nbits) >> 3)
-			nbits |= 56
-		}
-		if e&flagSpecial != 0 {
-			if e&flagLink != 0 {
-				bits >>= litlenBits
-				nbits -= litlenBits
-				e = lit[e>>valueShift+uint32(bits)&(1<<(e>>codeLenShift&15)-1)]
-				if e&flagLiteral != 0 {
-					bits >>= e & 63
-					nbits -= uint(e & 63)
-					store16(out, w, uint16(e>>valueShift&0xff))
-					w++
-					continue
-				}
-			}
-			if e&flagSpecial != 0 {
-				bits >>= e & 63
-				nbits -= uint(e & 63)
-				m.saveWide(ip, bits, nbits, w)
-				if e&flagEnd != 0 {
-					d.endBlock()
-				} else {
-					d.corrupt("invalid literal/length symbol")
-				}
-				return
+				bits, nbits, w = bits>>(e&63), nbits-uint(e&63), w+1
+				store16(out, w-1, uint16(e>>valueShift&0xff))
+				continue
 			}
 		}
-		saved := bits
-		bits >>= e & 63
-		nbits -= uint(e & 63)
-		length := int(e>>valueShift) + int(saved&(1<<(e&63)-1)>>(e>>codeLenShift&15))
-
-		e = dist[bits&distMask]
-		if e&flagSpecial != 0 && e&flagLink != 0 {
-			bits >>= distBits
-			nbits -= distBits
-			e = dist[e>>valueShift+uint32(bits)&(1<<(e>>codeLenShift&15)-1)]
-		}
-		saved = bits
-		bits >>= e & 63
-		nbits -= uint(e & 63)
-		if e&flagSpecial != 0 {
-			m.saveWide(ip, bits, nbits, w)
-			d.corrupt("invalid distance symbol")
+		if e&flagSpecial != 0 { // the end of the block, or an invalid symbol
+			m.saveWide(ip, bits>>(e&63), nbits-uint(e&63), w)
+			d.endSpecial(e)
 			return
 		}
-		distance := int(e>>valueShift) + int(saved&(1<<(e&63)-1)>>(e>>codeLenShift&15))
-		if distance > w {
+		length := int(e>>valueShift) + int(bits&(1<<(e&63)-1)>>(e>>codeLenShift&15))
+		bits, nbits = bits>>(e&63), nbits-uint(e&63)
+		if e = dist[bits&distMask]; e&flagSpecial != 0 && e&flagLink != 0 {
+			bits, nbits, e = bits>>distBits, nbits-distBits, dist[e>>valueShift+uint32(bits>>distBits)&(1<<(e>>codeLenShift&15)-1)]
+		}
+		distance := int(e>>valueShift) + int(bits&(1<<(e&63)-1)>>(e>>codeLenShift&15))
+		bits, nbits = bits>>(e&63), nbits-uint(e&63)
+		if e&flagSpecial != 0 || distance > w {
 			m.saveWide(ip, bits, nbits, w)
-			d.corrupt("distance too far back")
+			d.endDistance(e)
 			return
 		}
-		end := w + length
-		switch {
-		case distance >= 4:
-			// Words of four symbols; four words whatever the length.
+		if distance >= 4 { // four words of four symbols whatever the length
 			store64(out, 2*w, load64(out, 2*(w-distance)))
 			store64(out, 2*w+8, load64(out, 2*(w-distance)+8))
 			store64(out, 2*w+16, load64(out, 2*(w-distance)+16))
 			store64(out, 2*w+24, load64(out, 2*(w-distance)+24))
-			for i := w + 16; i < end; i += 4 {
-				store64(out, 2*i, load64(out, 2*(i-distance)))
-			}
-		case distance == 1:
-			// The symbol's two bytes as they lie in memory, repeated.
-			v := (uint64(load8(out, 2*w-1))<<8 | uint64(load8(out, 2*w-2))) * 0x0001000100010001
-			for i := w; i < end; i += 4 {
-				store64(out, 2*i, v)
-			}
-		default:
-			for i := w; i < end; i++ {
-				store16(out, i, load16(out, i-distance))
-			}
 		}
-		w = end
+		if distance < 4 || length > 16 {
+			copyRestWide(out, w, distance, length)
+		}
+		w += length
 	}
 	m.saveWide(ip, bits, nbits, w)
+}
+
+// copyRestWide copies what wideFast's four words do not of a match of
+// 16-bit symbols at w: of distance 4 or more past its first 16 symbols, in
+// words of four; of distance 1, the symbol's two bytes as they lie in
+// memory, repeated; of distance 2 or 3, symbol by symbol.
+func copyRestWide(out unsafe.Pointer, w, distance, length int) {
+	end := w + length
+	switch {
+	case distance >= 4:
+		for i := w + 16; i < end; i += 4 {
+			store64(out, 2*i, load64(out, 2*(i-distance)))
+		}
+	case distance == 1:
+		v := (uint64(load8(out, 2*w-1))<<8 | uint64(load8(out, 2*w-2))) * 0x0001000100010001
+		for i := w; i < end; i += 4 {
+			store64(out, 2*i, v)
+		}
+	default:
+		for i := w; i < end; i++ {
+			store16(out, i, load16(out, i-distance))
+		}
+	}
+}
+
+// widePointers returns the data pointers of the input in hand and of syms,
+// once it has checked what wideFast's bounds rely on.
+func (m *MarkerDecoder) widePointers() (in, out unsafe.Pointer) {
+	end := m.wideEnd()
+	if m.d.in.ip > len(m.d.in.in)-inMargin || len(m.syms) >= end || end > cap(m.syms)-markerSlack {
+		panic("inflate: wide fast loop bounds")
+	}
+	return unsafe.Pointer(unsafe.SliceData(m.d.in.in)), unsafe.Pointer(unsafe.SliceData(m.syms))
 }
 
 // saveWide writes the wide fast loop's registers back.
