@@ -73,7 +73,8 @@ func commandScenario(foreach, logrotate, dir string, conf rotateConf, kills int,
 	}
 	res := tally(append(outs, last), 0, n)
 	res.kills, res.rotations = kills, int(rotations.Load())
-	return res, nil
+	res.onNoFile, err = countOnNoFile(dir, filepath.Base(name), res.lostSeqs)
+	return res, err
 }
 
 // waitFile waits until the file at path exists (30 s at most).

@@ -55,15 +55,15 @@ func main() {
 		}
 	}
 	fmt.Println()
-	fmt.Println("| scenario | killed after | SIGKILLs | rotations | records written | lines printed | lost | partial | out of order | duplicated |")
+	fmt.Println("| scenario | killed after | SIGKILLs | rotations | records written | lines printed | lost (of them on no file) | partial | out of order | duplicated |")
 	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for i, sc := range commandScenarios {
 		res, err := commandScenario(*foreach, logrotate, filepath.Join(dir, fmt.Sprintf("command%d", i)), sc.conf, *kills, sc.after, *seed)
 		if err != nil {
 			fail(fmt.Errorf("command, %s: %w", sc.conf.name, err))
 		}
-		fmt.Printf("| foreach -f --state, %s | %v to %v | %d | %d | %d | %d | %d | %d | %d | %d |\n", sc.conf.name, sc.after.min, sc.after.min+sc.after.span,
-			res.kills, res.rotations, res.want, res.printed, res.lost, res.partial, res.outOfOrder, res.dup)
+		fmt.Printf("| foreach -f --state, %s | %v to %v | %d | %d | %d | %d | %d (%d) | %d | %d | %d |\n", sc.conf.name, sc.after.min, sc.after.min+sc.after.span,
+			res.kills, res.rotations, res.want, res.printed, res.lost, res.onNoFile, res.partial, res.outOfOrder, res.dup)
 	}
 }
 

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"compress/gzip"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -40,6 +43,11 @@ type result struct {
 	// restart may print again what came before: that is a duplicate, not disorder).
 	outOfOrder       int
 	kills, rotations int
+	// lostSeqs are the records lost; onNoFile counts those that no file of the log's
+	// directory holds at the end (copytruncate's window: a record appended between
+	// logrotate's copy and its truncation is in neither file).
+	lostSeqs []int
+	onNoFile int
 }
 
 var recordLine = regexp.MustCompile(`^seq=(\d{6}) (x*)$`)
@@ -56,6 +64,7 @@ func tally(outs []string, from, to int) result {
 		switch c := seen[seq]; {
 		case c == 0:
 			res.lost++
+			res.lostSeqs = append(res.lostSeqs, seq)
 		case c > 1:
 			res.dup += c - 1
 		}
@@ -90,4 +99,48 @@ func (res *result) run(out string, seen map[int]int) {
 		prev = seq
 		seen[seq]++
 	}
+}
+
+// countOnNoFile returns how many of the records seqs no file of dir named base* holds
+// (a .gz read decompressed).
+func countOnNoFile(dir, base string, seqs []int) (int, error) {
+	if len(seqs) == 0 {
+		return 0, nil
+	}
+	names, err := filepath.Glob(filepath.Join(dir, base+"*"))
+	if err != nil {
+		return 0, err
+	}
+	var all strings.Builder
+	for _, name := range names {
+		b, err := readLog(name)
+		if err != nil {
+			return 0, err
+		}
+		all.Write(b)
+	}
+	text, n := all.String(), 0
+	for _, seq := range seqs {
+		if !strings.Contains(text, record(seq)) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// readLog returns the bytes of a log file, decompressed when its name ends in .gz.
+func readLog(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if !strings.HasSuffix(name, ".gz") {
+		return io.ReadAll(f)
+	}
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(z)
 }
