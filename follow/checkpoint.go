@@ -9,27 +9,30 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Checkpoint is a position in a followed file that outlives the program: the file, by
 // identity, and the offset just past the last record handled in it. Resuming from one
-// (Options.Resume) yields every record written after it exactly once, in order, whole:
-//   - from Offset in the file at the name, if it is still the checkpoint's file (same
-//     identity, same first bytes, and the bytes just before Offset unchanged);
-//   - otherwise from Offset in the checkpoint's file found among the files beside the
-//     name whose names begin with the name's own (app.log.1, app.log-20261201,
-//     app.log.2.gz), by device and inode, or by its content where those changed (a
-//     copy, as copytruncate and compression make; a compressed file is read
-//     decompressed, gzip, zstd, xz, bzip2 or lz4), then every file rotated after it,
-//     oldest first (by modification time, which log rotation keeps when it
-//     compresses), then the file at the name from its start;
-//   - if the checkpoint's file is found nowhere, or the file at the name is another file
-//     (other content under the same inode: a file replaced, an inode reused), the file
-//     at the name from its start: never from the middle of another file's record.
+// (Options.Resume) yields every record written after it once, in order, whole: the
+// rest of the checkpoint's file, then every file rotated after it, oldest first, then
+// the file at the name from its start. The checkpoint's file is found
+//   - at the name, if it is still the checkpoint's file (same identity, same first
+//     bytes, and the bytes just before Offset unchanged), unless a copy of it made since
+//     the checkpoint is beside the name (copytruncate's: the file at the name was
+//     truncated since, and the copy holds the checkpoint's bytes);
+//   - beside the name, among the files whose names begin with the name's own
+//     (app.log.1, app.log-20261201, app.log.2.gz), by device and inode, or by its
+//     content where those changed (a copy, a compressed file: gzip, zstd, xz, bzip2 or
+//     lz4, read decompressed), when its content is evidence enough (a full first KiB
+//     and bytes before Offset beyond it; a checkpoint of a shorter file is found by
+//     identity alone).
 //
-// What can still be lost is said in the project's docs/follow.md: the records after
-// the checkpoint in a file deleted while the program was down, and what copytruncate
-// loses by itself.
+// The files rotated after it are those modified after it (log rotation keeps a
+// compressed file's time). If it is found nowhere (deleted while the program was down),
+// its rest is lost, and the files modified since the checkpoint was taken are read,
+// oldest first, then the file at the name: never from the middle of another file's
+// record. What can still be lost is said in the project's docs/follow.md.
 //
 // The text form (MarshalText) is one line a program stores; UnmarshalText refuses
 // anything else with an error. The zero Checkpoint resumes nowhere: Open refuses it.
@@ -41,6 +44,11 @@ type Checkpoint struct {
 	hasID bool
 	head  digest // the file's first bytes (up to headLen) as known then
 	tail  digest // the bytes just before Offset (up to checkLen); for a compressed file, none
+	// mod is the file's modification time then (hasMod false in a checkpoint written
+	// before round 5): what was rotated after the file was modified after it, which
+	// finds those files when the checkpoint's file itself is gone.
+	mod    time.Time
+	hasMod bool
 }
 
 // checkLen is how many bytes before the offset a checkpoint checks.
@@ -74,6 +82,9 @@ func (c Checkpoint) MarshalText() ([]byte, error) {
 	fmt.Fprintf(&b, "%s off=%d", checkpointVersion, c.Offset)
 	if c.hasID {
 		fmt.Fprintf(&b, " dev=%d ino=%d", c.id.dev, c.id.ino)
+	}
+	if c.hasMod {
+		fmt.Fprintf(&b, " mod=%d", c.mod.UnixNano())
 	}
 	fmt.Fprintf(&b, " head=%d:%x tail=%d:%x name=%s", c.head.n, c.head.sum, c.tail.n, c.tail.sum, strconv.Quote(c.Name))
 	return b.Bytes(), nil
@@ -113,6 +124,7 @@ func (c *Checkpoint) UnmarshalText(text []byte) error {
 		return fmt.Errorf("follow: not a checkpoint (tail longer than off): %q", text)
 	}
 	cp.hasID = seen["dev"]
+	cp.hasMod = seen["mod"]
 	*c = cp
 	return nil
 }
@@ -130,6 +142,10 @@ func (c *Checkpoint) set(k, v string) error {
 		c.id.dev, err = strconv.ParseUint(v, 10, 64)
 	case "ino":
 		c.id.ino, err = strconv.ParseUint(v, 10, 64)
+	case "mod":
+		var ns int64
+		ns, err = strconv.ParseInt(v, 10, 64)
+		c.mod = time.Unix(0, ns)
 	case "head":
 		c.head, err = parseDigest(v, headLen)
 	case "tail":
@@ -158,17 +174,25 @@ func parseDigest(v string, limit int) (digest, error) {
 
 // Checkpoint returns where r stands: just past the last record yielded, in the file it
 // came from, identified so that a later Open with Options.Resume finds that file again.
-// Take it on the goroutine that iterates, before Close (the loop may have ended).
+// From the moment Open returns it names the file reading begins with and where (before
+// any record, the start Options gave), and from the moment reading moves to another
+// file (Options.Moved), that file. Take it on the goroutine that iterates, before
+// Close (the loop may have ended).
 func (r *Reader) Checkpoint() Checkpoint {
-	s := r.src
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	cp := Checkpoint{Name: r.name, Offset: max(0, r.EndOffset()), tail: digestOf(nil)}
-	cur := s.rd.cur
+	rd := &r.src.rd
+	off := rd.start
+	if rd.begun {
+		off = max(0, r.EndOffset())
+	}
+	cp := Checkpoint{Name: r.name, Offset: off, tail: digestOf(nil)}
+	cur := rd.cur
 	if cur == nil {
 		return cp
 	}
 	cp.id, cp.hasID = fileID(cur.id)
+	if fi, err := cur.f.Stat(); err == nil {
+		cp.mod, cp.hasMod = fi.ModTime(), true
+	}
 	if !cur.sealed {
 		cur.readHead()
 		k := min(cp.Offset, checkLen)
@@ -181,55 +205,29 @@ func (r *Reader) Checkpoint() Checkpoint {
 	return cp
 }
 
-// matchAt reports whether the file ra holds the checkpoint's file's content: the same
-// first bytes, and the same bytes just before Offset. It reads those bytes alone, so
-// that resuming in a large file costs two small reads.
-func (c *Checkpoint) matchAt(ra io.ReaderAt) bool {
-	head := make([]byte, c.head.n)
-	if n, _ := ra.ReadAt(head, 0); n < len(head) || !c.head.matches(head) {
-		return false
-	}
-	tail := make([]byte, c.tail.n)
-	n, _ := ra.ReadAt(tail, c.Offset-int64(len(tail)))
-	return n == len(tail) && c.tail.matches(tail)
+// strong reports whether the checkpoint's digests are evidence that cannot come from a
+// beginning shared by other files: a full head, and bytes before Offset beyond it.
+func (c *Checkpoint) strong() bool {
+	return c.head.n == headLen && c.tail.n > 0 && c.Offset-int64(c.tail.n) >= headLen
 }
 
-// matchStream is matchAt for content read from its start (a decompressing reader):
-// it reads r up to Offset (and the head, which may reach past it) and returns the
-// content from Offset on, and the head.
-func (c *Checkpoint) matchStream(r io.Reader) (io.Reader, []byte, bool) {
-	head := make([]byte, c.head.n)
-	if _, err := io.ReadFull(r, head); err != nil || !c.head.matches(head) {
-		return nil, nil, false
-	}
-	rest, ok := c.streamTail(r, head)
-	return rest, head, ok
+// matches reports whether s, a file's bytes taken where the checkpoint's digests were,
+// are those bytes.
+func (c *Checkpoint) matches(s sample) bool {
+	return c.head.matches(s.head) && c.tail.matches(s.tail)
 }
 
-// streamTail checks the bytes before Offset in r, of which head has been read.
-func (c *Checkpoint) streamTail(r io.Reader, head []byte) (io.Reader, bool) {
-	if c.Offset <= int64(len(head)) {
-		lo := max(0, c.Offset-int64(c.tail.n))
-		if !c.tail.matches(head[lo:c.Offset]) {
-			return nil, false
-		}
-		return io.MultiReader(bytes.NewReader(head[c.Offset:]), r), true
-	}
-	skip := c.Offset - int64(c.tail.n) - int64(len(head))
-	if skip < 0 {
-		// The bytes before Offset begin inside the head.
-		tail := append(head[len(head)+int(skip):len(head):len(head)], make([]byte, c.Offset-int64(len(head)))...)
-		if _, err := io.ReadFull(r, tail[-skip:]); err != nil || !c.tail.matches(tail) {
-			return nil, false
-		}
-		return r, true
-	}
-	if n, err := io.CopyN(io.Discard, r, skip); n < skip || err != nil {
-		return nil, false
-	}
-	tail := make([]byte, c.tail.n)
-	if _, err := io.ReadFull(r, tail); err != nil || !c.tail.matches(tail) {
-		return nil, false
-	}
-	return r, true
+// heldAt reports whether ra, of the given size, holds the checkpoint's file's content:
+// the same first bytes, and the same bytes just before Offset. It reads those bytes
+// alone, so that resuming in a large file costs two small reads.
+func (c *Checkpoint) heldAt(ra io.ReaderAt, size int64) bool {
+	s, ok := sampleAt(ra, size, c.Offset, c.head.n, c.tail.n)
+	return ok && c.matches(s)
+}
+
+// heldStream is heldAt for content read from its start (a decompressing reader): it
+// reads r up to Offset and returns the content from Offset on.
+func (c *Checkpoint) heldStream(r io.Reader) (io.Reader, bool) {
+	s, rest, ok := sampleStream(r, c.Offset, c.head.n, c.tail.n)
+	return rest, ok && c.matches(s)
 }

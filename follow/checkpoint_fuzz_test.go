@@ -36,8 +36,8 @@ func FuzzCheckpointText(f *testing.F) {
 		if err := back.UnmarshalText(out); err != nil || back != cp {
 			t.Fatalf("%q read back from %q as %+v, %v; want %+v", out, text, back, err, cp)
 		}
-		cp.matchAt(bytes.NewReader(content))
-		cp.matchStream(bytes.NewReader(content))
+		cp.heldAt(bytes.NewReader(content), int64(len(content)))
+		cp.heldStream(bytes.NewReader(content))
 	})
 }
 
@@ -72,10 +72,10 @@ func FuzzCheckpointMatch(f *testing.F) {
 			return
 		}
 		real := off <= int64(len(content)) && int64(cp.tail.n) == min(off, checkLen)
-		if ok := cp.matchAt(bytes.NewReader(content)); real && !ok {
+		if ok := cp.heldAt(bytes.NewReader(content), int64(len(content))); real && !ok {
 			t.Fatalf("%q does not match its own content by offsets", text)
 		}
-		rest, _, ok := cp.matchStream(bytes.NewReader(content))
+		rest, ok := cp.heldStream(bytes.NewReader(content))
 		if !real {
 			return
 		}

@@ -19,11 +19,14 @@
 //
 // Every complete record written to a file while it has the name, or after it was
 // rotated away until something is written to the file after it, is yielded once, whole,
-// in order, with its offset in its own file and its line number across files. A file
-// is known by its identity (device and inode, and its first bytes), so every file that
-// had the name is read in turn, oldest first, even when several rotations come between
-// two looks. A Checkpoint names the file and the offset; resuming from it finds the
-// file again if it was rotated, renamed or compressed while the program was down. What
+// with its offset in its own file and its line number across files; the records of a
+// file in order, and the files in the order they had the name when they were rotated
+// apart in time (files last written within one tick of the file system's clock may come
+// out of order). A file is known by its identity (device and inode, and its content),
+// so every file that had the name is read in turn, even when several rotations come
+// between two looks. A Checkpoint names the file and the offset from the moment Open
+// returns; resuming from it finds the file again if it was rotated, renamed, copied or
+// compressed while the program was down, and reads every file rotated after it. What
 // can still be lost is said in the project's docs/follow.md.
 //
 // # Goroutines

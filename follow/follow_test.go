@@ -52,7 +52,7 @@ func TestFollowPollOnly(t *testing.T) {
 		f := logFile(t, name)
 		write(t, f, "a\n")
 		tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Poll: testPoll}, notify).run()
-		if watching := tl.s.w.notifies(); !notify && watching {
+		if watching := tl.r.view().notifies; !notify && watching {
 			t.Fatal("PollOnly: the follower set a watch")
 		} else if notify && !watching && runtime.GOOS == "linux" {
 			t.Fatal("without PollOnly: no watch on linux")
@@ -74,20 +74,55 @@ type fRec struct {
 // the test on recs; done is closed when the loop has ended, with its Err in err.
 type tailer struct {
 	r    *Reader
-	s    *source
 	recs chan fRec
 	done chan struct{}
 	err  error
 	body func(fRec) // if set, run in the loop body before the record is handed on
+	gate gate       // Options.Idle's: see hold
+}
+
+// gate lets a test act while the follower's loop is held in Idle, caught up and about
+// to wait: what the test does then is, for the follower, one change.
+type gate struct{ ask chan chan struct{} }
+
+func (g gate) idle() {
+	select {
+	case done := <-g.ask:
+		<-done
+	default:
+	}
+}
+
+// hold waits until the loop is in Idle, runs f while it is held there, and lets it go.
+func (tl *tailer) hold(t *testing.T, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	deadline := time.After(followDeadline)
+	for asked := false; !asked; {
+		tl.r.wake() // a loop already waiting calls Idle again
+		select {
+		case tl.gate.ask <- done:
+			asked = true
+		case <-time.After(time.Millisecond):
+		case <-deadline:
+			t.Fatalf("the follower did not wait within %v", followDeadline)
+		}
+	}
+	defer close(done)
+	f()
 }
 
 func startTailer(t *testing.T, ctx context.Context, name string, opt linereader.Options, fo Options, notify bool) *tailer {
 	t.Helper()
+	g := gate{ask: make(chan chan struct{})}
+	if fo.Idle == nil {
+		fo.Idle = g.idle
+	}
 	r, err := follow(ctx, name, opt, fo, notify)
 	if err != nil {
 		t.Fatalf("Follow: %v", err)
 	}
-	tl := &tailer{r: r, s: r.src, recs: make(chan fRec, 1<<12), done: make(chan struct{})}
+	tl := &tailer{r: r, gate: g, recs: make(chan fRec, 1<<12), done: make(chan struct{})}
 	t.Cleanup(func() {
 		r.Close()
 		// A test that failed may leave records unreceived: the loop must not wait to
@@ -167,15 +202,12 @@ func (tl *tailer) ended(t *testing.T) error {
 	return tl.err
 }
 
-// waitFor polls cond, under the follower's lock, until it holds.
-func (tl *tailer) waitFor(t *testing.T, what string, cond func(s *source) bool) {
+// waitFor polls cond on the follower's view until it holds.
+func (tl *tailer) waitFor(t *testing.T, what string, cond func(v view) bool) {
 	t.Helper()
 	deadline := time.Now().Add(followDeadline)
 	for {
-		tl.s.mu.Lock()
-		ok := cond(tl.s)
-		tl.s.mu.Unlock()
-		if ok {
+		if cond(tl.r.view()) {
 			return
 		}
 		if time.Now().After(deadline) {
@@ -192,9 +224,7 @@ func (tl *tailer) waitRead(t *testing.T, name string, off int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tl.waitFor(t, fmt.Sprintf("read %s to %d", name, off), func(s *source) bool {
-		return s.rd.cur != nil && os.SameFile(s.rd.cur.id, fi) && s.rd.pos >= off
-	})
+	tl.waitFor(t, fmt.Sprintf("read %s to %d", name, off), func(v view) bool { return v.reads(fi, off) })
 }
 
 // waitQueued waits until the follower has opened the file now at name.
@@ -204,7 +234,7 @@ func (tl *tailer) waitQueued(t *testing.T, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tl.waitFor(t, "open the new "+name, func(s *source) bool { return s.rd.cur != nil && s.ch.queued(s.rd.cur, fi) })
+	tl.waitFor(t, "open the new "+name, func(v view) bool { return v.holds(fi) })
 }
 
 // logFile is a writer's file, opened for appending as loggers do.
@@ -406,7 +436,7 @@ func TestFollowNameMissingForAWhile(t *testing.T) {
 		write(t, f, "b\n")
 		tl.expect(t, fRec{"b\n", 2, 2})
 		// Several looks at the missing name.
-		tl.waitFor(t, "see the name missing", func(s *source) bool { return s.ch.seen == nil })
+		tl.waitFor(t, "see the name missing", func(v view) bool { return v.seen == nil })
 		time.Sleep(5 * testPoll)
 		write(t, f, "c\n")
 		tl.expect(t, fRec{"c\n", 4, 3})
@@ -608,8 +638,6 @@ func TestFollowCancelWhileWaiting(t *testing.T) {
 		}
 		ended := make(chan bool)
 		go func() { ended <- r.Next() }()
-		r.src.mu.Lock() // the wait is in Read, not in an open or a look
-		r.src.mu.Unlock()
 		cancel()
 		select {
 		case more := <-ended:
@@ -859,15 +887,12 @@ func TestFollowTruncatedAndRewritten(t *testing.T) {
 		tl.expect(t, fRec{"old 1\n", 0, 1}, fRec{"old 2\n", 6, 2})
 		tl.waitRead(t, name, 12)
 		// Truncated and written again at once, as far as the follower can tell.
-		tl.s.mu.Lock()
-		err := os.Truncate(name, 0)
-		if err == nil {
-			_, err = f.WriteString("new record 1\nnew record 2\n")
-		}
-		tl.s.mu.Unlock()
-		if err != nil {
-			t.Fatal(err)
-		}
+		tl.hold(t, func() {
+			if err := os.Truncate(name, 0); err != nil {
+				t.Fatal(err)
+			}
+			write(t, f, "new record 1\nnew record 2\n")
+		})
 		tl.expect(t, fRec{"new record 1\n", 0, 3}, fRec{"new record 2\n", 13, 4})
 	})
 }
@@ -880,15 +905,12 @@ func TestFollowRewrittenAfterStart(t *testing.T) {
 	write(t, f, "old 1\nold 2\n")
 	tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Start: -1, Poll: testPoll}, true).run()
 	tl.waitRead(t, name, 12)
-	tl.s.mu.Lock()
-	err := os.Truncate(name, 0)
-	if err == nil {
-		_, err = f.WriteString("new record 1\n")
-	}
-	tl.s.mu.Unlock()
-	if err != nil {
-		t.Fatal(err)
-	}
+	tl.hold(t, func() {
+		if err := os.Truncate(name, 0); err != nil {
+			t.Fatal(err)
+		}
+		write(t, f, "new record 1\n")
+	})
 	tl.expect(t, fRec{"new record 1\n", 0, 1})
 }
 

@@ -52,6 +52,15 @@ type Options struct {
 	// writer that must not pay for them (while a watch is set, the kernel queues an event
 	// for every write(2) to the directory's files).
 	PollOnly bool
+
+	// Moved, if set, is called each time reading moves to another file (the next one
+	// of a rotation, an older one found late, a copy of the file holding what it had
+	// before it was truncated in place, or the new start of a file truncated), before
+	// any record of it is yielded, on the goroutine that iterates (within Next or the
+	// iterator's step). Checkpoint then names the file moved to: a program that keeps
+	// checkpoints stores one there, so that what it stored never names a file left
+	// behind (which a rotation may delete).
+	Moved func()
 }
 
 // Reader is a linereader.Reader that follows: every iterator and method of the embedded
@@ -69,24 +78,30 @@ type Reader struct {
 // new file (the file renamed away and created anew, as log rotation does, or deleted and
 // created again) it reads the old file to its end and then goes on with the new one from
 // its start; when the file is truncated in place (copytruncate), it goes on from the
-// file's new start.
+// file's new start, after what its copy holds that was not read yet.
 //
 // The file is known by its identity (device and inode where the platform has them, and
-// its content: its first bytes, and the bytes just before the position), not by its
-// name: when the name is given to a new file, every file that had the name after the
-// one being read is read in turn, to its end, oldest first, however quickly the
-// rotations came, before the file at the name now. Those files are found beside the
-// name, under names that begin with the name's own (app.log.1, app.log-20261201), and
-// ordered by their birth time where the file system records it (Linux's statx), by
-// their modification time elsewhere. A file that begins with the same bytes as one
-// already read is taken for a copy of it and not read again.
+// its content), not by its name: when the name is given to a new file, every file that
+// had the name after the one being read is read in turn, to its end, before the file at
+// the name now. Those files are found beside the name, under names that begin with the
+// name's own (app.log.1, app.log-20261201, app.log.2.gz, read decompressed), and
+// ordered by their last modification (which compressors keep), the file at the name
+// last: files rotated apart in time come in the order they had the name; files last
+// written within one tick of the file system's clock (a few milliseconds on Linux) are
+// ordered by birth and inode number, a guess that fast rotation can prove wrong, and a
+// file a listing finds late is read as soon as it is found. A file is taken for a copy
+// of one read (and not read) only on evidence a shared beginning cannot give (see the
+// project's docs/follow.md): a file that begins as another does, with a header or a
+// banner, is read.
 //
 // While following, only complete records are yielded: bytes after the last separator
 // are held until their separator arrives, or, for a file that has been rotated away,
 // yielded as its last record. Iteration ends when ctx is done (Err then reports nil:
 // the stop was asked for), on Close, which may be called from any goroutine, or on an
 // error: a name that became a directory, a new file that cannot be opened. What is never
-// lost, and what can be, is said in the project's docs/follow.md.
+// lost, and what can be, is said in the project's docs/follow.md. Checkpoint names the
+// file and the offset from the moment Open returns; Options.Moved says when reading
+// moves to another file.
 //
 // The reader waits on file-system notifications where the platform has them (one
 // goroutine watches the name's directory; the notification library runs one of its
@@ -105,31 +120,32 @@ func Open(ctx context.Context, name string, opt linereader.Options, fo Options) 
 	if err := validate(name, opt, fo); err != nil {
 		return nil, err
 	}
-	at, err := openFile(name)
+	h := newHandles()
+	at, err := openFile(h, name)
 	if err != nil {
 		return nil, err
 	}
-	ch := newChain(name)
-	cur, start, err := begin(at, &ch, opt, fo)
+	d := newDiscovery(name, h)
+	cur, start, err := begin(at, d, opt, fo)
 	if err != nil {
-		at.close()
-		ch.close()
+		h.closeAll()
 		return nil, err
 	}
-	s := newSource(ch, cur, start, opt, fo)
+	s := newSource(d, h, cur, start, opt, fo)
 	s.look()
 	s.start(ctx, name, fo)
-	return &Reader{Reader: linereader.NewInputs(s.inputs(start), opt), src: s, name: name}, nil
+	return &Reader{Reader: linereader.NewInputs(s.inputs(), opt), src: s, name: name}, nil
 }
 
 // begin returns the file to read first and the offset to read it from, for Resume,
-// Last or Start, with that file positioned there.
-func begin(at *file, ch *chain, opt linereader.Options, fo Options) (*file, int64, error) {
+// Last or Start, with that file positioned there (and for Resume the files to read after
+// it queued).
+func begin(at *file, d *discovery, opt linereader.Options, fo Options) (*file, int64, error) {
 	var start int64
 	var err error
 	switch {
 	case fo.Resume != nil:
-		cur, off := resume(fo.Resume, at, ch)
+		cur, off := resume(fo.Resume, at, d)
 		if cur != at {
 			return cur, off, nil // positioned by resume
 		}
@@ -150,8 +166,8 @@ func begin(at *file, ch *chain, opt linereader.Options, fo Options) (*file, int6
 }
 
 // lastStart returns where the last n complete records of src[0:size) begin: where
-// linereader.NewTail begins over them, or for options it refuses (records that depend on
-// all before them), LastBoundary stepped back n times.
+// linereader.TailStart says they begin before the last boundary, or for options it
+// refuses (records that depend on all before them), LastBoundary stepped back n times.
 func lastStart(src io.ReaderAt, size int64, n int, opt linereader.Options) (int64, error) {
 	end, err := linereader.LastBoundary(src, size, opt)
 	if err != nil || opt.Splittable() != nil {
@@ -160,12 +176,7 @@ func lastStart(src io.ReaderAt, size int64, n int, opt linereader.Options) (int6
 		}
 		return end, err
 	}
-	r := linereader.NewTail(src, end, n, opt)
-	defer r.Close()
-	if r.Next() {
-		return r.Offset(), nil
-	}
-	return end, r.Err()
+	return linereader.TailStart(src, end, n, opt)
 }
 
 // validate reports options that Open cannot use, wrapping linereader.ErrInvalidOptions.

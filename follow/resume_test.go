@@ -1,6 +1,7 @@
 package follow
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -49,7 +50,7 @@ func laterTick(t *testing.T, dir string) {
 	}
 	var newest time.Time
 	for _, e := range entries {
-		if fl, err := openFile(filepath.Join(dir, e.Name())); err == nil {
+		if fl, err := openFile(newHandles(), filepath.Join(dir, e.Name())); err == nil {
 			if fl.born.After(newest) {
 				newest = fl.born
 			}
@@ -114,10 +115,13 @@ func checkpointAfter(t *testing.T, name string, n int) *Checkpoint {
 	return &cp
 }
 
-// resumeExpect resumes from cp and checks the next records against want.
+// resumeExpect resumes from cp and checks the next records against want; a follower
+// that does not yield them within followDeadline fails the test.
 func resumeExpect(t *testing.T, cp *Checkpoint, want []string) {
 	t.Helper()
-	r, err := Open(t.Context(), "", linereader.Options{}, Options{Resume: cp, Poll: testPoll})
+	ctx, cancel := context.WithTimeout(t.Context(), followDeadline)
+	defer cancel()
+	r, err := Open(ctx, "", linereader.Options{}, Options{Resume: cp, Poll: testPoll})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,11 @@
 package follow
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -119,7 +121,7 @@ func TestFollowOlderFileFoundLate(t *testing.T) {
 	b := logFile(t, name)
 	write(t, b, "b1\n")
 	tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Poll: testPoll}, true).run()
-	if !tl.s.w.notifies() {
+	if !tl.r.view().notifies {
 		t.Skip("no notifications here: a file beside the name is found only when the name changes")
 	}
 	tl.expect(t, fRec{"b1\n", 0, 1})
@@ -139,5 +141,91 @@ func TestFollowOlderFileFoundLate(t *testing.T) {
 	tl.r.Close()
 	if err := tl.ended(t); err != nil {
 		t.Errorf("Err = %v, want nil", err)
+	}
+}
+
+// rotateDated is rotation i of TestFollowManyRotations: name renamed to name-i, the file
+// rotated keep rotations before moved to the directory old, a new file at name opened for
+// the writer (not with logFile: its Cleanup for every file would grow the heap).
+func rotateDated(t *testing.T, f *os.File, name, old string, i, keep int) *os.File {
+	t.Helper()
+	rename(t, name, fmt.Sprintf("%s-%08d", name, i))
+	if i >= keep {
+		rename(t, fmt.Sprintf("%s-%08d", name, i-keep), filepath.Join(old, strconv.Itoa(i-keep)))
+	}
+	f.Close()
+	g, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// rotations is how many rotations TestFollowManyRotations makes; the benchmark script
+// benchmarks/follow-memory.sh runs it with 100000.
+var rotations = flag.Int("rotations", 10000, "rotations made by TestFollowManyRotations")
+
+// A follower that runs for months: a log rotated again and again with unique names,
+// the oldest beyond keep moved to another directory (logrotate's dateext and olddir;
+// moved rather than deleted, so that no inode is given again, which would hide memory
+// kept of files gone). What the follower remembers of the files beside the name stays
+// bounded by what is there (and with it the files a new one is compared with), and the
+// work of a rotation (the bytes it allocates, which a listing that grew with the past
+// would multiply) does not grow; the heap does
+// not grow either. Every record comes once, in order.
+func TestFollowManyRotations(t *testing.T) {
+	n := *rotations
+	if testing.Short() {
+		n = 2000
+	}
+	const keep = 5
+	dir := t.TempDir()
+	name, old := filepath.Join(dir, "app.log"), filepath.Join(dir, "old")
+	if err := os.Mkdir(old, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := logFile(t, name)
+	defer func() { f.Close() }()
+	tl := startTailer(t, t.Context(), name, linereader.Options{Chomp: true}, Options{Poll: testPoll}, true).run()
+	if !tl.r.view().notifies {
+		t.Skip("no notifications here: each rotation would wait for the poll")
+	}
+	block := max(n/10, 1)
+	var firstAllocs, lastAllocs uint64
+	var firstHeap uint64
+	var ms runtime.MemStats
+	for i := range n {
+		write(t, f, strconv.Itoa(i)+"\n")
+		if got, _ := tl.next(t); got.rec != strconv.Itoa(i) || got.off != 0 {
+			t.Fatalf("rotation %d: record %+v", i, got)
+		}
+		f = rotateDated(t, f, name, old, i, keep)
+		switch i {
+		case block - 1, n - block - 1, n - 1:
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+		}
+		switch i {
+		case block - 1:
+			firstAllocs, firstHeap = ms.TotalAlloc, ms.HeapAlloc
+		case n - block - 1:
+			lastAllocs = ms.TotalAlloc
+		case n - 1:
+			lastAllocs = ms.TotalAlloc - lastAllocs
+		}
+		if i%block == block-1 {
+			if v := tl.r.view(); v.known > keep+3 || v.open > 3 || v.rewound > 0 {
+				t.Fatalf("after %d rotations the follower holds %d files open, %d known, %d generations", i+1, v.open, v.known, v.rewound)
+			}
+		}
+	}
+	firstPer, lastPer := float64(firstAllocs)/float64(block), float64(lastAllocs)/float64(block)
+	t.Logf("%d rotations: %.0f bytes allocated a rotation in the first %d, %.0f in the last; heap %d KiB then, %d KiB at the end",
+		n, firstPer, block, lastPer, firstHeap>>10, ms.HeapAlloc>>10)
+	if lastPer > 1.25*firstPer+1024 {
+		t.Errorf("a rotation allocates %.0f bytes in the last %d rotations, %.0f in the first: the work grows", lastPer, block, firstPer)
+	}
+	if ms.HeapAlloc > firstHeap+1<<20 {
+		t.Errorf("the heap grew from %d KiB to %d KiB", firstHeap>>10, ms.HeapAlloc>>10)
 	}
 }

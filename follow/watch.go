@@ -21,15 +21,16 @@ type watcher interface {
 // target is what a watcher wakes: the follower's source.
 type target interface {
 	// look stats the name and notes what it names now, reporting whether that changed
-	// since the last look.
+	// since the last look, or a file was queued.
 	look() bool
 	// signal wakes a waiting Read, or makes its next wait return at once.
 	signal()
 	// detached reports whether the file being read is no longer at the name, so that
 	// it may be written under a name not watched.
 	detached() bool
-	// arrived notes the file that a rename or creation put at path beside the name.
-	arrived(path string)
+	// arrived notes the file that a rename or creation put at path beside the name,
+	// reporting whether it was queued.
+	arrived(path string) bool
 }
 
 // newWatcher starts the watcher of name for t: a notifier when notify is set and the
@@ -167,8 +168,7 @@ func (n *notifier) event(ev fsnotify.Event) {
 		// A rotated file arriving beside the name (renamed there, or shifted from one
 		// number to the next): noted now, so that a fast rotation that deletes old files
 		// loses none of them, then as below.
-		n.t.arrived(ev.Name)
-		if n.t.detached() {
+		if n.t.arrived(ev.Name) || n.t.detached() {
 			n.t.signal()
 		}
 	case n.t.detached():

@@ -12,6 +12,7 @@ import (
 
 	"github.com/foreachio/foreach/internal/decompress"
 	"github.com/foreachio/foreach/internal/sections"
+	"github.com/foreachio/foreach/internal/ztext"
 )
 
 // countPolicy says when and how Count reads a file in parallel sections.
@@ -74,9 +75,17 @@ func Count(name string, opt Options, workers int) (int64, error) {
 // number of separators, plus one for an unterminated last record: it is counted with
 // bytes.Count over large reads, without cutting records. An input of 4 MiB or more is
 // counted in sections of at least 4 MiB by up to `workers` goroutines. Smaller inputs and
-// other options are counted by one sequential read, and so is compressed input (with
-// Options.Decompress), whose separators are counted in the decompressed bytes as they
-// come, with no record cut.
+// other options are counted by one sequential read.
+//
+// Compressed input (with Options.Decompress) is counted in its decompressed bytes, with no
+// record cut, read as internal/ztext says the file allows when there is more than one
+// worker: when ra is an *os.File whose index NAME.zidx is there and matches it
+// (zindex.LoadAt), or a BGZF, xz or zstd file whose pieces say their sizes, the text is
+// counted in sections cut at the index's access points; a bzip2, lz4 or other multi-piece
+// file is decoded on `workers` goroutines and counted as it comes; anything else (a plain
+// single-member .gz without an index, a stale index) by one sequential read. The count
+// and the error are those of the sequential read, but for damage met through an index,
+// which is reported at the compressed offset of the piece that holds it.
 //
 // Only [0, size) is read: bytes past it, such as those appended to a file after its size
 // was taken, are not counted. The input must not shrink below size while it is counted:
@@ -90,6 +99,12 @@ func CountAt(ra io.ReaderAt, size int64, opt Options, workers int) (int64, error
 	}
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
+	}
+	if opt.Decompress && workers > 1 && countsSeparators(newConfig(opt)) {
+		if t := ztext.Open(ra, size, nameOf(ra), workers); t.How != ztext.Plain {
+			return countText(t, opt, workers)
+		}
+		opt.Decompress = false
 	}
 	if opt.Decompress && decompress.FormatAt(ra) == "" {
 		opt.Decompress = false // plain input: its separators can be counted as they are
@@ -111,6 +126,52 @@ func CountAt(ra io.ReaderAt, size int64, opt Options, workers int) (int64, error
 		return countInput(src, cfg, readSize)
 	}
 	return countParallel(ra, size, cfg, workers, pol)
+}
+
+// nameOf returns the name of the file ra is (an *os.File's), whose index NAME.zidx a
+// compressed input may have; "" when ra is not a named file.
+func nameOf(ra io.ReaderAt) string {
+	if f, ok := ra.(interface{ Name() string }); ok {
+		return f.Name()
+	}
+	return ""
+}
+
+// countText counts the separators of a compressed file's text as internal/ztext gives
+// it: through an index (fresh NAME.zidx, or the format's pieces with their sizes), in
+// sections cut at its access points, so that none decodes what another does; otherwise
+// as a stream, decoded on several cores where the format's pieces allow it. The count and
+// the error are those of a sequential read: trailing data after the last gzip member,
+// which a read through an index does not see, is reported after the count, as the
+// sequential read reports it. Damage met through an index is an error of the same format
+// (at the compressed offset of the piece or span that holds it); a count is then 0, as on
+// any error.
+func countText(t *ztext.Text, opt Options, workers int) (int64, error) {
+	opt.Decompress = false // what ztext gives is the text
+	cfg := newConfig(opt)
+	pol := parallelCount
+	readSize := max(cfg.readSize, pol.readSize)
+	if t.At == nil {
+		s := t.Stream()
+		defer s.Close()
+		return countStream(s, cfg, readSize)
+	}
+	var n int64
+	var err error
+	if t.Size < pol.minFile {
+		n, err = countStream(&sizedReader{ra: t.At, size: t.Size}, cfg, readSize)
+	} else {
+		bounds := sections.AtPoints(t.Size, sections.Count(t.Size, workers, 8, pol.minSection), t.Points, 0)
+		spans := make([]Span, len(bounds)-1)
+		for i := range spans {
+			spans[i] = Span{Start: bounds[i], End: bounds[i+1]}
+		}
+		n, err = countSpans(t.At, t.Size, cfg, workers, pol, spans)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return n, t.Trailing()
 }
 
 // countsSeparators reports whether records can be counted as separators, without cutting
@@ -232,6 +293,12 @@ func countParallel(src io.ReaderAt, size int64, cfg config, workers int, pol cou
 	// About 8 sections per worker, so that a worker slowed by the other load on the
 	// machine leaves its share to the others.
 	spans := Partition(size, sections.Count(size, workers, 8, pol.minSection))
+	return countSpans(src, size, cfg, workers, pol, spans)
+}
+
+// countSpans counts the separators of [0, size) of src, the spans (in order, covering
+// it) handed out to workers.
+func countSpans(src io.ReaderAt, size int64, cfg config, workers int, pol countPolicy, spans []Span) (int64, error) {
 	j := &countJob{src: src, size: size, cfg: &cfg, spans: spans, queue: sections.NewQueue(len(spans))}
 	var wg sync.WaitGroup
 	for range min(workers, len(spans)) {

@@ -2,6 +2,7 @@ package parallel
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"runtime"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/foreachio/foreach/internal/decompress"
 	"github.com/foreachio/foreach/internal/sections"
+	"github.com/foreachio/foreach/internal/ztext"
 	"github.com/foreachio/foreach/linereader"
 )
 
@@ -54,6 +56,14 @@ const (
 //     own (linereader.NewSection), so that a record never moves between cores. It is
 //     read up to the size it has when Foreach opens it: bytes appended meanwhile are
 //     not read.
+//   - A compressed file (Options.Decompress) is read as internal/ztext says it allows:
+//     through a fresh index beside it (NAME.zidx, zindex) or the pieces of a BGZF, xz or
+//     zstd file that say their sizes, in sections as a plain file is, cut at the index's
+//     access points (with splittable options); otherwise its text is decoded in order,
+//     on the workers' goroutines where its pieces allow it (bzip2, lz4, zstd frames;
+//     an index's spans), and handed out in batches as below. A stale index is not used.
+//     Trailing data after the last gzip member is reported once every record has been
+//     given to fn, as a sequential read reports it.
 //   - Any other input (compressed, Paragraph, Whole, Limit, a self-overlapping Sep, a
 //     FIFO, a device) is read by one goroutine and handed to the workers in batches
 //     sized to a small slice of fn's time, down to a single record when fn is slow;
@@ -108,9 +118,15 @@ func read(ctx context.Context, name string, opt linereader.Options, workers int,
 		// The bytes of the file as it is now, whichever way it is read.
 		sized := io.NewSectionReader(f, 0, st.Size())
 		src = sized
+		if workers > 1 && opt.Decompress {
+			if t := ztext.Open(f, st.Size(), name, workers); t.How != ztext.Plain {
+				return inText(ctx, f, t, opt, workers, w)
+			}
+		}
 		if workers > 1 && sectionable(sized, opt) {
 			defer f.Close()
-			return inSections(ctx, sized, st.Size(), opt, workers, w)
+			spans := linereader.Partition(st.Size(), sections.Count(st.Size(), workers, sectionsPerWorker, minSection))
+			return inSections(ctx, sized, spans, opt, workers, w)
 		}
 	}
 	in := input{f: f, src: src, blocking: !st.Mode().IsRegular()}
@@ -132,11 +148,40 @@ func sectionable(ra io.ReaderAt, opt linereader.Options) bool {
 	return true
 }
 
+// inText reads the text of a compressed file as internal/ztext gives it: through an index
+// (a fresh NAME.zidx, or the pieces of a BGZF, xz or zstd file that say their sizes) in
+// sections cut just past its access points, so that no section decodes what another
+// does, when the options are splittable; otherwise from its stream (decoded by the
+// workers where the format's pieces allow it) in batches. Records and offsets are those
+// of a sequential read; trailing data after the last gzip member, which a read through
+// an index does not see, is reported at the end as the sequential read reports it.
+func inText(ctx context.Context, f *os.File, t *ztext.Text, opt linereader.Options, workers int, w worker) error {
+	opt.Decompress = false // what ztext gives is the text
+	if t.At != nil && opt.Splittable() == nil {
+		defer f.Close()
+		// NewSection looks at the separator's length before its start: from just past a
+		// point, that is from the point.
+		past := int64(max(len(opt.Separator()), 1))
+		bounds := sections.AtPoints(t.Size, sections.Count(t.Size, workers, sectionsPerWorker, minSection), t.Points, past)
+		spans := make([]linereader.Span, len(bounds)-1)
+		for i := range spans {
+			spans[i] = linereader.Span{Start: bounds[i], End: bounds[i+1]}
+		}
+		if err := inSections(ctx, t.At, spans, opt, workers, w); err != nil {
+			return err
+		}
+		return t.Trailing()
+	}
+	s := t.Stream()
+	return inBatches(ctx, input{f: f, src: s, stream: s}, opt, workers, w)
+}
+
 // input is a file read from start to end by one goroutine.
 type input struct {
 	f        *os.File
-	src      io.Reader // f, or its first bytes (a regular file, up to its size at the open)
+	src      io.Reader // f, or its first bytes (a regular file, up to its size at the open), or stream
 	blocking bool      // a read of f may wait for input indefinitely (a FIFO, a terminal)
+	stream   io.Closer // the text of f decoded by goroutines of its own, or nil: closed before f
 }
 
 // haltOn makes the group halt with ctx's error when ctx is done; the returned stop
@@ -149,12 +194,19 @@ func haltOn(ctx context.Context, g *group) (stop func() bool) {
 // closer returns a Close of f that runs once and whose result every call returns: a
 // halt closes the file to end a read waiting on it, and the end of the call closes it
 // too.
-func closer(f *os.File) func() error { return sync.OnceValue(f.Close) }
+func closer(in input) func() error {
+	return sync.OnceValue(func() error {
+		if in.stream != nil {
+			in.stream.Close() // its goroutines stop reading f
+		}
+		return in.f.Close()
+	})
+}
 
 // inline is a call with one worker: the caller's goroutine reads and calls fn, in input
 // order.
 func inline(ctx context.Context, in input, opt linereader.Options, w worker) error {
-	closeFile := closer(in.f)
+	closeFile := closer(in)
 	defer closeFile() // also when fn panics
 	g := newGroup(func() {
 		if in.blocking {
@@ -193,10 +245,9 @@ func finish(g *group, closeFile func() error) error {
 	return err
 }
 
-// inSections reads [0, size) of ra in sections, `workers` goroutines each taking the
-// next section not yet taken until none is left or the group halts.
-func inSections(ctx context.Context, ra io.ReaderAt, size int64, opt linereader.Options, workers int, w worker) error {
-	spans := linereader.Partition(size, sections.Count(size, workers, sectionsPerWorker, minSection))
+// inSections reads ra in the sections spans, `workers` goroutines each taking the next
+// section not yet taken until none is left or the group halts.
+func inSections(ctx context.Context, ra io.ReaderAt, spans []linereader.Span, opt linereader.Options, workers int, w worker) error {
 	g := newGroup(nil)
 	defer haltOn(ctx, g)()
 	queue := sections.NewQueue(len(spans))
@@ -246,7 +297,7 @@ func readSection(ra io.ReaderAt, sp linereader.Span, opt linereader.Options, g *
 // in batches. From a blocking input, batched records are handed on before each read
 // that may wait, and a halt closes the file, which ends a read waiting on it.
 func inBatches(ctx context.Context, in input, opt linereader.Options, workers int, w worker) error {
-	closeFile := closer(in.f)
+	closeFile := closer(in)
 	defer closeFile() // also when fn panics
 	g := newGroup(func() {
 		if in.blocking {
@@ -256,6 +307,7 @@ func inBatches(ctx context.Context, in input, opt linereader.Options, workers in
 	defer haltOn(ctx, g)()
 	work := make(chan *batch, workers)
 	pool := make(batchPool, 2*workers+1)
+	var trailing error // what followed the last record of compressed input; set by the reader
 	size := sizer{target: batchTime}
 	for range workers {
 		g.run(func() { batchWorker(g, work, pool, &size, w) })
@@ -272,11 +324,17 @@ func inBatches(ctx context.Context, in input, opt linereader.Options, workers in
 		}}
 		fe.r = linereader.New(in.src, opt)
 		fe.run()
-		if err := fe.r.Err(); err != nil && !g.halted.Load() {
+		switch err := fe.r.Err(); {
+		case errors.Is(err, linereader.ErrTrailingData):
+			trailing = err // every record was read: the workers finish them first
+		case err != nil && !g.halted.Load():
 			g.fail(err)
 		}
 	})
-	return finish(g, closeFile)
+	if err := finish(g, closeFile); err != nil {
+		return err
+	}
+	return trailing
 }
 
 // batchWorker is one worker of inBatches: it calls fn on the records of each batch it

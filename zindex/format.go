@@ -328,13 +328,20 @@ func fileIDAt(ra io.ReaderAt, size int64) (fileID, error) {
 
 // Save writes the index beside the named file, as NAME.zidx (Load's file),
 // through a temporary file renamed into place, so that a reader never finds
-// half an index.
+// half an index. The index gets the file's read and write permissions: whoever
+// may read the file may use its index (a temporary file is made 0600).
 func (ix *Index) Save(name string) error {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return err
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".zidx.*")
 	if err != nil {
 		return err
 	}
-	_, err = ix.WriteTo(tmp)
+	if err = tmp.Chmod(fi.Mode().Perm() & 0o666); err == nil {
+		_, err = ix.WriteTo(tmp)
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/foreachio/foreach/zindex"
@@ -120,6 +121,18 @@ func TestLoad(t *testing.T) {
 	}
 	if leftovers, _ := filepath.Glob(filepath.Join(dir, "*.zidx.*")); len(leftovers) > 0 {
 		t.Fatalf("Save left %v", leftovers)
+	}
+	if runtime.GOOS != "windows" {
+		// The index may be read by whoever may read its file.
+		if err := os.Chmod(name, 0o640); err != nil {
+			t.Fatal(err)
+		}
+		if err := ix.Save(name); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Stat(name + ".zidx"); err != nil || fi.Mode().Perm() != 0o640 {
+			t.Fatalf("the index's mode: %v, %v; want the file's, -rw-r-----", fi.Mode(), err)
+		}
 	}
 	changes := map[string]func([]byte) []byte{
 		"appended":   func(b []byte) []byte { return append(b, 0) },

@@ -9,8 +9,9 @@ import (
 
 // count implements -c for one input. A regular file opened here is counted by CountAt,
 // which counts separators in parallel sections (-j) wherever the options allow, counts a
-// compressed file's separators as they are decompressed (-z, in one pass: -j is refused
-// with -z), and cuts records only where it must. Anything else is counted by one pass
+// compressed file's separators as internal/ztext says it can be read (-z: through its
+// index or its structure in parallel sections, its pieces decoded on -j cores, or in one
+// pass), and cuts records only where it must. Anything else is counted by one pass
 // over Pieces, which never holds a record whole: pipes and standard input, which have
 // no size to split; files whose size says nothing of their content (0 for /proc's);
 // every input under --stats, whose figures come from the records; and every input
@@ -18,11 +19,8 @@ import (
 func (c *command) count(in *input) {
 	tossing := c.cfg.opt.MaxRecord > 0 && c.cfg.opt.TooLong != linereader.TooLongStop
 	if in.opened && in.size > 0 && !c.cfg.stats && !tossing {
-		workers := c.cfg.jobs
-		if c.cfg.opt.Decompress {
-			workers = 1
-		}
-		n, err := linereader.CountAt(in.file, in.size, c.cfg.opt, workers)
+		c.checkIndex(in) // a stale index's warning (ztext.go)
+		n, err := linereader.CountAt(in.file, in.size, c.cfg.opt, c.cfg.jobs)
 		switch {
 		case errors.Is(err, io.ErrUnexpectedEOF):
 			// Shorter than its size: cut short since it was opened, or a kernel file

@@ -24,7 +24,8 @@ type config struct {
 	count    bool   // -c
 	stats    bool   // --stats
 	progress progressMode
-	jobs     int // -j, for --count
+	jobs     int  // -j: sections of --count, cores of -z
+	index    bool // --index (ztext.go): write FILE.zidx for each FILE, and nothing else
 	files    []string
 
 	follow  bool   // -f (follow.go)
@@ -165,7 +166,7 @@ func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
 	// system calls of the copy.
 	raw.buffer = "128KiB"
 	fs.Var(typed{&raw.buffer, "SIZE"}, "buffer", "bytes per read")
-	fs.VarP(typed{&raw.jobs, "N"}, "jobs", "j", "with --count: read large regular files in N parallel sections")
+	fs.VarP(typed{&raw.jobs, "N"}, "jobs", "j", "with --count: read large regular files in N parallel sections; with -z: decode compressed files on N cores where an index or their structure allows")
 	fs.Lookup("jobs").DefValue = "number of CPUs"
 	fs.BoolVarP(&cfg.follow, "follow", "f", false, "after the end, keep reading FILE as it grows, across log rotation and truncation, as tail -F")
 	fs.BoolVar(&cfg.fromEnd, "from-end", false, "with --follow: start at the current end of FILE")
@@ -173,6 +174,7 @@ func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
 	cfg.last = -1
 	fs.Var(lastValue{&cfg.last}, "last", "only the last N records of each FILE, as tail -n N (with --follow: then what is appended, as tail -n N -F)")
 	fs.BoolVar(&cfg.reverse, "reverse", false, "the records of each FILE last first, as tac")
+	fs.BoolVar(&cfg.index, "index", false, "write FILE.zidx, the index of each compressed FILE (gzip, BGZF, xz, zstd), so that -z reads it in parallel and from its end; print nothing")
 	fs.BoolVarP(&raw.help, "help", "h", false, "print this help")
 	fs.BoolVar(&raw.version, "version", false, "print the version and the revision it was built from")
 	return fs
@@ -273,7 +275,35 @@ func parseArgs(args []string) (*config, error) {
 	if err := fromEndFlags(fs, cfg); err != nil {
 		return nil, err
 	}
+	if err := indexFlags(cfg); err != nil {
+		return nil, err
+	}
 	return cfg, followFlags(fs, cfg)
+}
+
+// indexFlags checks --index, which writes indexes and reads no records: a mode of its
+// own, over named files.
+func indexFlags(cfg *config) error {
+	if !cfg.index {
+		return nil
+	}
+	for _, m := range []struct {
+		flag string
+		set  bool
+	}{{"--count", cfg.count}, {"--last", cfg.last >= 0}, {"--reverse", cfg.reverse}, {"--follow", cfg.follow}} {
+		if m.set {
+			return usagef("--index cannot be used with %s (it writes indexes and reads no records)", m.flag)
+		}
+	}
+	if len(cfg.files) == 0 {
+		return usagef("--index needs a FILE")
+	}
+	for _, name := range cfg.files {
+		if name == "-" {
+			return usagef("--index takes a FILE, not standard input")
+		}
+	}
+	return nil
 }
 
 // records sets the separator and --ors from their escapes.
@@ -414,11 +444,8 @@ func noEffect(fs *pflag.FlagSet, cfg *config) error {
 				return usagef("--%s has no effect with --count (which prints no records)", name)
 			}
 		}
-	} else if fs.Changed("jobs") {
-		return usagef("--jobs has no effect without --count")
-	}
-	if cfg.count && cfg.opt.Decompress && fs.Changed("jobs") {
-		return usagef("--jobs has no effect with --decompress (which counts in one pass)")
+	} else if fs.Changed("jobs") && !cfg.opt.Decompress {
+		return usagef("--jobs has no effect without --count or --decompress")
 	}
 	if cfg.opt.UTF8 && cfg.opt.Limit == 0 {
 		return usagef("--utf8 has no effect without --limit")

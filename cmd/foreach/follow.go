@@ -19,9 +19,14 @@ import (
 // each record whole, and their checkpoints are saved together (--state).
 type following struct {
 	c  *command
-	mu sync.Mutex // guards the command's output and totals, and every file's cp
+	mu sync.Mutex // guards the command's output and totals, the saver's checkpoints, and last
 	// saver keeps --state; nil without it.
 	saver *saver
+	// headers: several FILEs followed without -H, whose records a header names, as
+	// tail -F does, whenever the FILE printed changes; last is the FILE whose record
+	// was printed last, "" before the first.
+	headers bool
+	last    string
 }
 
 // followAll implements -f for every FILE at once: the records of each, then every
@@ -33,7 +38,7 @@ type following struct {
 func (c *command) followAll(names []string) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	fl := &following{c: c}
+	fl := &following{c: c, headers: len(names) > 1 && !c.cfg.withName}
 	var resume map[string]*follow.Checkpoint
 	if c.cfg.state != "" {
 		var err error
@@ -44,7 +49,7 @@ func (c *command) followAll(names []string) {
 	}
 	var wg sync.WaitGroup
 	for _, name := range names {
-		wg.Go(func() { fl.file(ctx, name, resume[name]) })
+		wg.Go(func() { fl.file(ctx, name, resume[stateKey(name)]) })
 	}
 	wg.Wait()
 	if fl.saver != nil {
@@ -54,7 +59,9 @@ func (c *command) followAll(names []string) {
 }
 
 // file follows one FILE from its checkpoint cp if there is one, waiting for it to exist
-// first.
+// first. With --state its checkpoint is saved before any of its records is printed, and
+// again each time reading moves to another file, so that the state never names a file
+// left behind (a rotation may delete it while the command is down).
 func (fl *following) file(ctx context.Context, name string, cp *follow.Checkpoint) {
 	c := fl.c
 	r, err := fl.open(ctx, name, cp)
@@ -72,8 +79,12 @@ func (fl *following) file(ctx context.Context, name string, cp *follow.Checkpoin
 	c.tot.files++
 	p := c.newPrinter(name, r.Reader)
 	fl.mu.Unlock()
+	if fl.saver != nil {
+		fl.moved(name, r)
+	}
 	for rec := range r.Views() {
 		fl.mu.Lock()
+		fl.header(name)
 		p.piece(rec)
 		if c.w.err != nil {
 			c.writeFailed(c.w.err)
@@ -95,16 +106,38 @@ func (fl *following) file(ctx context.Context, name string, cp *follow.Checkpoin
 	}
 }
 
+// header writes tail -F's header before a record of name when the last record printed
+// was another FILE's: "==> NAME <==", after a blank line but before the first.
+// Called with mu held.
+func (fl *following) header(name string) {
+	if !fl.headers || fl.last == name {
+		return
+	}
+	if fl.last != "" {
+		fl.c.w.Write([]byte{'\n'})
+	}
+	fl.c.w.Write([]byte("==> " + displayName(name) + " <==\n"))
+	fl.last = name
+}
+
 // open opens name for following as the flags say; a missing file is waited for, with
 // one message, until it exists or ctx ends (then r is nil).
 func (fl *following) open(ctx context.Context, name string, cp *follow.Checkpoint) (*follow.Reader, error) {
 	c := fl.c
 	var r *follow.Reader
-	fo := follow.Options{Last: max(0, c.cfg.last), Resume: cp}
+	fo := follow.Options{Last: max(0, c.cfg.last)}
+	if cp != nil {
+		from := *cp
+		from.Name = name // the FILE as typed: the state holds its key
+		fo.Resume = &from
+	}
 	if c.cfg.fromEnd || c.cfg.last == 0 {
 		fo.Start = -1 // --last 0: nothing of what is there, as tail -n 0 -F
 	}
 	fo.Idle = func() { fl.idle(name, r) }
+	if fl.saver != nil {
+		fo.Moved = func() { fl.moved(name, r) }
+	}
 	told := false
 	for {
 		var err error
@@ -147,13 +180,20 @@ func (fl *following) idle(name string, r *follow.Reader) {
 	}
 }
 
+// moved saves r's checkpoint now, with what was printed before it: r begins, or moves
+// to another file.
+func (fl *following) moved(name string, r *follow.Reader) {
+	fl.checkpoint(name, r, false)
+	fl.save()
+}
+
 // checkpoint notes the checkpoint of r, name's reader, just past the last record
 // printed, and with soon has the state saved within the second (at the end, followAll
 // saves it).
 func (fl *following) checkpoint(name string, r *follow.Reader, soon bool) {
 	cp := r.Checkpoint()
 	fl.mu.Lock()
-	fl.saver.cps[name] = cp
+	fl.saver.note(stateKey(name), cp)
 	fl.mu.Unlock()
 	if soon {
 		fl.saver.schedule(fl.save)
@@ -167,12 +207,12 @@ func (fl *following) save() {
 	fl.mu.Lock()
 	c.flush()
 	stopped := c.stopped
-	text := fl.saver.text()
+	text, gen := fl.saver.text()
 	fl.mu.Unlock()
 	if stopped {
 		return // the output failed: the records after the last state were not written
 	}
-	if err := fl.saver.write(text); err != nil {
+	if err := fl.saver.write(text, gen); err != nil {
 		fl.mu.Lock()
 		c.fail(c.cfg.state, err)
 		fl.mu.Unlock()

@@ -7,12 +7,17 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/foreachio/foreach/follow"
 )
 
 // Several FILEs at once, as tail -F a b: each record whole, -H naming its file; a FILE
@@ -194,4 +199,147 @@ func TestFollowCommandRefusesCraftedState(t *testing.T) {
 	require.Equal(t, 1, status, errs)
 	require.Empty(t, out)
 	require.True(t, strings.HasPrefix(errs, "foreach: "+state+": line 1: follow: not a checkpoint"), errs)
+}
+
+// Several FILEs without -H: tail -F's header before the records of a FILE whenever the
+// FILE printed changes, a blank line before each but the first; with -n, each FILE
+// numbered on its own; with -H, no headers.
+func TestFollowCommandHeaders(t *testing.T) {
+	for _, tc := range []struct {
+		flags []string
+		want  []string // the output after each step
+	}{
+		{nil, []string{"==> A <==\na1\n", "\n==> B <==\nb1\n", "\n==> A <==\na2\n", "a3\n", "\n==> B <==\nb2\n"}},
+		{[]string{"-n"}, []string{"==> A <==\n     1\ta1\n", "\n==> B <==\n     1\tb1\n", "\n==> A <==\n     2\ta2\n", "     3\ta3\n", "\n==> B <==\n     2\tb2\n"}},
+		{[]string{"-H"}, []string{"A:a1\n", "B:b1\n", "A:a2\n", "A:a3\n", "B:b2\n"}},
+	} {
+		t.Run(strings.Join(append([]string{"-f"}, tc.flags...), " "), func(t *testing.T) {
+			dir := t.TempDir()
+			a, b := filepath.Join(dir, "a.log"), filepath.Join(dir, "b.log")
+			fa, fb := openLog(t, a), openLog(t, b)
+			appendFile(t, fa, "a1\n")
+			p := startFollow(t, append(append([]string{"-f"}, tc.flags...), a, b)...)
+			named := func(s string) string { return strings.NewReplacer("A", a, "B", b).Replace(s) }
+			p.expect(t, named(tc.want[0]))
+			appendFile(t, fb, "b1\n")
+			p.expect(t, named(tc.want[1]))
+			appendFile(t, fa, "a2\n")
+			p.expect(t, named(tc.want[2]))
+			appendFile(t, fa, "a3\n")
+			p.expect(t, named(tc.want[3]))
+			appendFile(t, fb, "b2\n")
+			p.expect(t, named(tc.want[4]))
+			p.terminate(t, "")
+		})
+	}
+}
+
+// readState waits for the state file and returns its lines' checkpoints, by name.
+func readState(t *testing.T, state string) map[string]follow.Checkpoint {
+	t.Helper()
+	deadline := time.Now().Add(outputDeadline)
+	for {
+		data, err := os.ReadFile(state)
+		if err == nil && len(data) > 0 {
+			cps := map[string]follow.Checkpoint{}
+			for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+				var cp follow.Checkpoint
+				require.NoError(t, cp.UnmarshalText([]byte(line)))
+				cps[cp.Name] = cp
+			}
+			return cps
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no state file within %v", outputDeadline)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// Regression test for the records lost when the command was killed before its first
+// save (issue 38: the state was written a second after the start, and not at all
+// before): the state names the file from the first moment, before any record is
+// printed, so that a kill then and a rotation while the command is down lose nothing,
+// whether the log is renamed away or copied and truncated.
+func TestFollowCommandStateFromTheFirstMoment(t *testing.T) {
+	for _, mode := range []string{"rename", "copytruncate"} {
+		t.Run(mode, func(t *testing.T) {
+			dir := t.TempDir()
+			name, state := filepath.Join(dir, "app.log"), filepath.Join(dir, "state")
+			f := openLog(t, name)
+			appendFile(t, f, "zero\n")
+			p := startFollow(t, "-f", "--state", state, name)
+			p.expect(t, "zero\n")
+			_, err := os.Stat(state)
+			require.NoError(t, err, "no state when the first record is printed")
+			require.NoError(t, p.cmd.Process.Kill())
+			p.cmd.Wait()
+			appendFile(t, f, "one\ntwo\n")
+			time.Sleep(20 * time.Millisecond) // the next file's times in a later tick
+			if mode == "rename" {
+				require.NoError(t, os.Rename(name, name+".1"))
+				f = openLog(t, name)
+			} else {
+				data, err := os.ReadFile(name)
+				require.NoError(t, err)
+				require.NoError(t, os.WriteFile(name+".1", data, 0o644))
+				require.NoError(t, os.Truncate(name, 0))
+			}
+			appendFile(t, f, "three\n")
+			p = startFollow(t, "-f", "--state", state, name)
+			var out []string
+			for deadline := time.Now().Add(outputDeadline); !slices.Contains(out, "three") && time.Now().Before(deadline); {
+				out = append(out, readLines(t, p)...)
+			}
+			// zero again if the kill came before the state's next save
+			if out[0] == "zero" {
+				out = out[1:]
+			}
+			require.Equal(t, []string{"one", "two", "three"}, out)
+			p.terminate(t, "")
+		})
+	}
+}
+
+// Checkpoints are kept under the FILE's cleaned absolute path: followed as ./app.log from
+// its directory, then by its absolute path, the second run goes on where the first
+// stopped; a state file written by round 4 (names as typed, no mod=) still loads.
+func TestFollowCommandStateKeys(t *testing.T) {
+	dir := t.TempDir()
+	name, state := filepath.Join(dir, "app.log"), filepath.Join(dir, "state")
+	f := openLog(t, name)
+	appendFile(t, f, "one\ntwo\n")
+	p := startFollowIn(t, dir, "-f", "--state", state, "./app.log")
+	p.expect(t, "one\ntwo\n")
+	p.terminate(t, "")
+	require.Contains(t, readState(t, state), name, "the state's key")
+	appendFile(t, f, "three\n")
+	p = startFollow(t, "-f", "--state", state, name)
+	p.expect(t, "three\n")
+	p.terminate(t, "")
+
+	// Round 4's form: the name as typed, relative to where the command ran.
+	cp := readState(t, state)[name]
+	text, err := cp.MarshalText()
+	require.NoError(t, err)
+	old := strings.Replace(string(text), strconv.Quote(name), strconv.Quote("app.log"), 1)
+	old = regexp.MustCompile(` mod=-?\d+`).ReplaceAllString(old, "")
+	require.NoError(t, os.WriteFile(state, []byte(old+"\n"), 0o644))
+	appendFile(t, f, "four\n")
+	p = startFollowIn(t, dir, "-f", "--state", state, "app.log")
+	p.expect(t, "four\n")
+	p.terminate(t, "")
+}
+
+// The state never goes back: a save whose text was taken before the last save's is not
+// written (a timer's save that lost the race with the final one).
+func TestSaverNeverGoesBack(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state")
+	s, _, err := loadState(path)
+	require.NoError(t, err)
+	require.NoError(t, s.write([]byte("new\n"), 2))
+	require.NoError(t, s.write([]byte("old\n"), 1))
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, "new\n", string(data))
 }

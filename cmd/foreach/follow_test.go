@@ -74,6 +74,12 @@ func (p *followProc) stderr() string {
 
 func startFollow(t *testing.T, args ...string) *followProc {
 	t.Helper()
+	return startFollowIn(t, "", args...)
+}
+
+// startFollowIn starts `foreach ARGS` in the directory dir ("": the test's).
+func startFollowIn(t *testing.T, dir string, args ...string) *followProc {
+	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("the test ends the command with SIGTERM")
 	}
@@ -84,6 +90,7 @@ func startFollow(t *testing.T, args ...string) *followProc {
 	require.NoError(t, err)
 	defer errf.Close()
 	p.cmd = exec.Command(os.Args[0], args...)
+	p.cmd.Dir = dir
 	p.cmd.Env = append(os.Environ(), runMainEnv+"=1", "GORACE=atexit_sleep_ms=0")
 	p.cmd.Stdout = outW
 	p.cmd.Stderr = errf

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/foreachio/foreach/internal/decompress"
+	"github.com/foreachio/foreach/internal/ztext"
 	"github.com/foreachio/foreach/linereader"
 )
 
@@ -78,7 +79,7 @@ func fromEndFlags(fs *pflag.FlagSet, cfg *config) error {
 func (c *command) fromEnd(in *input) {
 	c.header(in.name)
 	opt := c.cfg.opt
-	src, size, plain := c.regular(in)
+	src, size, plain, text := c.regular(in)
 	switch {
 	case c.cfg.reverse:
 		c.reverse(in, src, size, plain)
@@ -87,31 +88,45 @@ func (c *command) fromEnd(in *input) {
 		c.printRecords(in.name, linereader.NewTail(src, size, c.cfg.last, opt))
 	default:
 		c.lastOfStream(in)
+		return
+	}
+	if text == nil || c.stopped {
+		return
+	}
+	// Read through an index, which does not see trailing data after the last gzip
+	// member: said as a sequential read says it.
+	if err := text.Trailing(); err != nil {
+		c.warnTrailing(in.name, err)
 	}
 }
 
 // regular returns the input as an io.ReaderAt of size bytes, from where it stands (a
 // standard input that is a regular file may have been read in part) when it is a
 // regular file whose size tells where its data ends (sizeIsEnd), and whether that is
-// its records' bytes as they are: not compressed input with -z, which is read forward
-// to be decompressed. Other input is read forward, as tail and tac read a pipe.
-func (c *command) regular(in *input) (io.ReaderAt, int64, bool) {
+// its records' bytes as they are: with -z, a compressed file's text through its index
+// or its structure (and that Text, for its trailing data), else not, and the input is
+// read forward to be decompressed. Other input is read forward, as tail and tac read a
+// pipe.
+func (c *command) regular(in *input) (io.ReaderAt, int64, bool, *ztext.Text) {
 	if in.size < 0 || in.file == nil || !sizeIsEnd(in.file, in.size) {
-		return nil, 0, false
+		return nil, 0, false, nil
+	}
+	if t := c.compressedText(in); t != nil {
+		return t.At, t.Size, t.At != nil, t
 	}
 	var pos int64
 	if !in.opened {
 		p, err := in.file.Seek(0, io.SeekCurrent)
 		if err != nil {
-			return nil, 0, false
+			return nil, 0, false, nil
 		}
 		pos = min(p, in.size)
 	}
 	src := io.NewSectionReader(in.file, pos, in.size-pos)
 	if c.cfg.opt.Decompress && decompress.FormatAt(src) != decompress.None {
-		return nil, 0, false
+		return nil, 0, false, nil
 	}
-	return src, in.size - pos, true
+	return src, in.size - pos, true, nil
 }
 
 // kernelPage is the size a kernel's file system (/sys) gives a file whose content is

@@ -37,6 +37,15 @@ type printer struct {
 
 // print writes the records of one input with their prefixes and terminators.
 func (c *command) print(in *input) {
+	if s := c.decodedText(in); s != nil {
+		defer s.Close()
+		opt := c.cfg.opt
+		opt.Decompress = false // the text: a .gz inside it is printed as it is, as zcat does
+		r := linereader.New(s, opt)
+		defer r.Close()
+		c.printRecords(in.name, r)
+		return
+	}
 	r := c.reader(in.src)
 	defer r.Close()
 	c.printRecords(in.name, r)

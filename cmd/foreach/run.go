@@ -74,6 +74,13 @@ func (c *command) run() int {
 		names = []string{"-"}
 	}
 	c.startProgress(names)
+	if c.cfg.index {
+		for _, name := range names {
+			c.indexFile(name) // ztext.go
+		}
+		c.finishProgress()
+		return c.status
+	}
 	if c.cfg.follow {
 		c.followAll(names)
 	}

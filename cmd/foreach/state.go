@@ -19,22 +19,40 @@ import (
 const saveEvery = time.Second
 
 // saver keeps the --state file: one follow.Checkpoint text form per line, one line per
-// followed FILE (and the lines of files not followed this time, kept as they were).
+// followed FILE (and the lines of files not followed this time, kept as they were),
+// each under its FILE's key (stateKey), which is also the name its line holds.
 type saver struct {
 	path string
-	// cps are the checkpoints to write, by FILE; guarded by following.mu.
+	// cps are the checkpoints to write, by key, and gen counts their changes; both
+	// guarded by following.mu.
 	cps map[string]follow.Checkpoint
+	gen uint64
 	// last is when the state was last written, in UnixNano; read without a lock by
 	// every follower after every record.
 	last atomic.Int64
 
-	mu      sync.Mutex  // guards timer and serializes writes of the file
+	mu      sync.Mutex  // guards timer and written, and serializes writes of the file
 	timer   *time.Timer // a save scheduled; nil when none is
 	stopped bool        // no save is scheduled any more: followAll saves once more itself
+	// written is the gen of the text last written: a text of an older gen (a timer's
+	// save that took its text before the last save took its own) is not written, so
+	// that the state never goes back.
+	written uint64
+}
+
+// stateKey is the key of FILE's checkpoint: its cleaned absolute path, so that
+// ./app.log and app.log, or the same FILE followed from another directory, find the same
+// checkpoint. (A state file written by round 4 holds names as they were typed: they are
+// taken as relative to the directory the command runs in.)
+func stateKey(name string) string {
+	if abs, err := filepath.Abs(name); err == nil {
+		return abs
+	}
+	return filepath.Clean(name)
 }
 
 // loadState reads the --state file at path (missing: no checkpoint yet) and returns
-// its saver and the checkpoints it holds, by name.
+// its saver and the checkpoints it holds, by key (stateKey), each named by its key.
 func loadState(path string) (*saver, map[string]*follow.Checkpoint, error) {
 	s := &saver{path: path, cps: map[string]follow.Checkpoint{}}
 	s.last.Store(time.Now().UnixNano())
@@ -54,6 +72,7 @@ func loadState(path string) (*saver, map[string]*follow.Checkpoint, error) {
 		if err := cp.UnmarshalText(line); err != nil {
 			return nil, nil, fmt.Errorf("line %d: %w", i+1, err)
 		}
+		cp.Name = stateKey(cp.Name)
 		s.cps[cp.Name] = cp
 		resume[cp.Name] = &cp
 	}
@@ -100,8 +119,16 @@ func (s *saver) stop() {
 	}
 }
 
-// text is the state file's content; called with following.mu held.
-func (s *saver) text() []byte {
+// note notes cp, just taken, as the checkpoint of the FILE of the key; called with
+// following.mu held.
+func (s *saver) note(key string, cp follow.Checkpoint) {
+	cp.Name = key
+	s.cps[key] = cp
+	s.gen++
+}
+
+// text is the state file's content, and the gen it has; called with following.mu held.
+func (s *saver) text() ([]byte, uint64) {
 	names := make([]string, 0, len(s.cps))
 	for name := range s.cps {
 		names = append(names, name)
@@ -116,15 +143,19 @@ func (s *saver) text() []byte {
 		b.Write(line)
 		b.WriteByte('\n')
 	}
-	return b.Bytes()
+	return b.Bytes(), s.gen
 }
 
-// write replaces the state file with text atomically: a temporary file beside it,
-// written and synced, renamed over it, and the directory synced, so that after a crash
-// the file holds either the old state or the new one, whole.
-func (s *saver) write(text []byte) error {
+// write replaces the state file with text, of the given gen, atomically: a temporary
+// file beside it, written and synced, renamed over it, and the directory synced, so that
+// after a crash the file holds either the old state or the new one, whole. A text older
+// than the one written last is not written.
+func (s *saver) write(text []byte, gen uint64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if gen < s.written {
+		return nil
+	}
 	dir := filepath.Dir(s.path)
 	tmp, err := os.CreateTemp(dir, filepath.Base(s.path)+".tmp*")
 	if err != nil {
@@ -144,6 +175,7 @@ func (s *saver) write(text []byte) error {
 		os.Remove(tmp.Name())
 		return err
 	}
+	s.written = gen
 	s.last.Store(time.Now().UnixNano())
 	return syncDir(dir)
 }

@@ -29,14 +29,14 @@ func NewReaderAfter(src io.Reader, f Format, base int64) *Reader {
 }
 
 // startAfter is start for a Reader made by NewReaderAfter: what follows the
-// streams before the input is decided as after any complete stream (follow),
+// streams before the input is decided as after any complete stream (afterStream),
 // and when it is another stream, that stream's decoder is created. An input
 // that ends cleanly gives io.EOF at once.
 func (r *Reader) startAfter() error {
 	r.started = true
 	r.format = r.after
 	r.buf = bufio.NewReaderSize(&r.src, readSize)
-	next, err := follow(r.format, r.buf, nil, r.consumed())
+	next, err := afterStream(r.format, r.buf, nil, r.consumed())
 	switch {
 	case err != nil:
 		return r.wrap(err)

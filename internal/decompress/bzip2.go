@@ -14,7 +14,7 @@ import (
 // Huffman-coded blocks), so the end of the last stream is recognised after
 // the fact, from the reader's error and the last bytes it read (see
 // pastEnd), and what follows it is then decided as for every format (see
-// follow).
+// afterStream).
 type bzip2Decoder struct {
 	d      io.Reader
 	in     *bzip2Input
@@ -35,7 +35,7 @@ func (b *bzip2Decoder) Read(p []byte) (int, error) {
 	if !ok {
 		return n, err
 	}
-	next, ferr := follow(Bzip2, b.in.r, b.in.last(k), b.offset()-int64(k))
+	next, ferr := afterStream(Bzip2, b.in.r, b.in.last(k), b.offset()-int64(k))
 	switch {
 	case ferr != nil:
 		return n, ferr

@@ -29,10 +29,10 @@
 //
 // The decoders read the streams of a file one after another on their own,
 // and take whatever follows a stream for the start of another, so the
-// package decides it itself, by the same rule for every format (follow.go):
+// package decides it itself, by the same rule for every format (streamend.go):
 // gzip is decoded a member at a time; zstd, lz4 and xz are read through a
-// watch that follows their container structure without decoding it (frame
-// headers, block sizes, checksums: watch.go) and ends the decoder's input
+// framing that follows their container structure without decoding it (frame
+// headers, block sizes, checksums: framing.go) and ends the decoder's input
 // where the last stream ends; bzip2 streams end at a bit, found only by
 // decoding, so there the end is recognised from the decoder's error and
 // the last bytes it read (bzip2.go).

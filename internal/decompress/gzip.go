@@ -9,7 +9,7 @@ import (
 
 // gzipDecoder decodes the members of a gzip file one at a time, with the
 // project's own deflate decoder (internal/inflate), so that what follows
-// each is decided here (see follow): the decoder reads its member's bytes
+// each is decided here (see afterStream): the decoder reads its member's bytes
 // in place in r and consumes exactly them, leaving r at the byte after the
 // member's trailer.
 type gzipDecoder struct {
@@ -34,7 +34,7 @@ func newGzipDecoder(r *bufio.Reader, offset func() int64) (*gzipDecoder, error) 
 func (g *gzipDecoder) Read(p []byte) (int, error) {
 	for {
 		if g.between {
-			next, err := follow(Gzip, g.r, nil, g.offset())
+			next, err := afterStream(Gzip, g.r, nil, g.offset())
 			if err != nil {
 				return 0, err
 			}
@@ -65,7 +65,7 @@ func (g *gzipDecoder) Read(p []byte) (int, error) {
 func (g *gzipDecoder) close() {}
 
 // GzipFollows decides what follows a complete gzip member in r, whose end
-// is at offset at of the input, by the rule a Reader applies (follow): true
+// is at offset at of the input, by the rule a Reader applies (afterStream): true
 // when another member starts there (its magic number left in r), false when
 // the input ends there or zero padding runs to its end. Other bytes are
 // trailing data: an *Error wrapping ErrTrailingData at offset at. A member
@@ -73,7 +73,7 @@ func (g *gzipDecoder) close() {}
 // error of r's source is returned as it is. Package zindex walks a file's
 // members with it, so that an index and a Reader agree on where they end.
 func GzipFollows(r *bufio.Reader, at int64) (bool, error) {
-	next, err := follow(Gzip, r, nil, at)
+	next, err := afterStream(Gzip, r, nil, at)
 	if err == io.ErrUnexpectedEOF {
 		return false, &Error{Format: Gzip, Offset: at, Err: err}
 	}

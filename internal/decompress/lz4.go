@@ -8,14 +8,14 @@ import (
 )
 
 // lz4Decoder decodes lz4 frames (and skips skippable frames) through a
-// watch, which tells where the last frame ended.
+// framing, which tells where the last frame ended.
 type lz4Decoder struct {
 	d *lz4.Reader
-	w *watch
+	w *framing
 }
 
 func newLz4Decoder(r *bufio.Reader, offset func() int64) *lz4Decoder {
-	w := newWatch(r, Lz4, &lz4Frames{}, offset)
+	w := newFraming(r, Lz4, &lz4Frames{}, offset)
 	// The library's default decodes in the calling goroutine (concurrency
 	// 1); it reads concatenated frames and skips skippable ones.
 	return &lz4Decoder{d: lz4.NewReader(w), w: w}
@@ -41,7 +41,7 @@ func (z *lz4Decoder) close() { z.d.Reset(nil) }
 // frame is a magic number, a 4-byte size and that many bytes. A legacy
 // frame (lz4 -l) has no end marker: it ends with the input or at the next
 // frame's magic number, which only decoding tells from a block, so the
-// watch stops following there and leaves its end to the decoder.
+// framing stops following there and leaves its end to the decoder.
 type lz4Frames struct {
 	state           lz4State
 	blockChecksum   bool

@@ -14,7 +14,7 @@ import (
 )
 
 // xzDecoder decodes xz streams (the .xz File Format, version 1.2.1) with the
-// project's own LZMA2 decoder (lzma2.go), through a watch, which tells where
+// project's own LZMA2 decoder (lzma2.go), through a framing, which tells where
 // the last stream ended and refuses a dictionary larger than maxWindow before
 // the decoder allocates it (a 100-byte file may declare 4 GiB). It checks
 // what the format lets it check: the headers' CRC32s, the sizes a block
@@ -42,9 +42,9 @@ type xzDecoder struct {
 	err     error      // the error every later Read returns
 }
 
-// xzInput is the watch, counting the bytes read from it.
+// xzInput is the framing, counting the bytes read from it.
 type xzInput struct {
-	w *watch
+	w *framing
 	n int64
 }
 
@@ -93,8 +93,8 @@ var (
 )
 
 func newXzDecoder(r *bufio.Reader, offset func() int64) (*xzDecoder, error) {
-	w := newWatch(r, Xz, &xzFrames{}, offset)
-	// The watch consumes stream padding itself, so the decoder sees streams
+	w := newFraming(r, Xz, &xzFrames{}, offset)
+	// The framing consumes stream padding itself, so the decoder sees streams
 	// one after another. The first stream's header is read here.
 	z := &xzDecoder{in: xzInput{w: w}}
 	if err := z.startStream(); err != nil {
@@ -256,7 +256,7 @@ func (b *xzBlock) parseHeader(body []byte) (int, error) {
 	if p[0] < 40 {
 		dict = uint64(2|p[0]&1) << (p[0]/2 + 11)
 	}
-	return int(min(dict, maxWindow)), nil // the watch refused a larger one already
+	return int(min(dict, maxWindow)), nil // the framing refused a larger one already
 }
 
 // endBlock checks a block's sizes, reads its padding and checks its check.

@@ -8,14 +8,14 @@ import (
 )
 
 // zstdDecoder decodes zstd frames (and skips skippable frames) through a
-// watch, which tells where the last frame ended.
+// framing, which tells where the last frame ended.
 type zstdDecoder struct {
 	d *zstd.Decoder
-	w *watch
+	w *framing
 }
 
 func newZstdDecoder(r *bufio.Reader, offset func() int64) (*zstdDecoder, error) {
-	w := newWatch(r, Zstd, &zstdFrames{}, offset)
+	w := newFraming(r, Zstd, &zstdFrames{}, offset)
 	// Decoding in the calling goroutine (concurrency 1): on two cores the
 	// library's concurrent stream decoding took 1.2 to 2.4 times the CPU
 	// time and was no faster in wall time (BenchmarkDecode,

@@ -139,6 +139,12 @@ func copyRest(out unsafe.Pointer, w, distance, length int) {
 // literal/length entry: the end of the block, or a symbol not allowed.
 func (d *Decoder) special(e uint32, ip int, bits uint64, nbits uint, w int) {
 	d.save(ip, bits, nbits, w)
+	d.endSpecial(e)
+}
+
+// endSpecial ends a block at a special literal/length entry e: its end, or
+// a symbol not allowed (the fast loops' registers saved by their caller).
+func (d *Decoder) endSpecial(e uint32) {
 	if e&flagEnd != 0 {
 		d.endBlock()
 	} else {
@@ -150,6 +156,12 @@ func (d *Decoder) special(e uint32, ip int, bits uint64, nbits uint, w int) {
 // distance symbol (e special) or a distance past the history.
 func (d *Decoder) badDistance(e uint32, ip int, bits uint64, nbits uint, w int) {
 	d.save(ip, bits, nbits, w)
+	d.endDistance(e)
+}
+
+// endDistance reports a bad distance: an invalid distance symbol (e
+// special), or one past the history.
+func (d *Decoder) endDistance(e uint32) {
 	if e&flagSpecial != 0 {
 		d.corrupt("invalid distance symbol")
 	} else {

@@ -4,7 +4,10 @@
 // parallel package (each cuts the spans with linereader.Partition).
 package sections
 
-import "sync/atomic"
+import (
+	"sort"
+	"sync/atomic"
+)
 
 // Count returns how many sections an input of size bytes is cut into for `workers`
 // goroutines: perWorker per worker, so that a worker slowed by other load on the machine
@@ -14,6 +17,32 @@ import "sync/atomic"
 func Count(size int64, workers, perWorker int, minLen int64) int {
 	n := min(int64(workers)*int64(perWorker), max(int64(workers), size/max(minLen, 1)))
 	return int(max(n, 1))
+}
+
+// AtPoints returns the bounds of about n sections of an input of size bytes whose reads
+// cost least when they start at one of points (increasing offsets: the access points of
+// a compressed file's index, where a read starts decoding without the bytes before it):
+// 0, then each even cut moved to the point nearest it plus past, then size. A section
+// then starts past bytes past a point, so that a reader that looks at the bytes just
+// before its start (linereader.NewSection reads from len(Sep) before it) reads from the
+// point, and no section decodes what the one before it decodes. Cuts that fall together
+// are one; there are fewer sections when the points are fewer.
+func AtPoints(size int64, n int, points []int64, past int64) []int64 {
+	bounds := []int64{0}
+	for i := 1; i < n; i++ {
+		even := size / int64(n) * int64(i)
+		k := sort.Search(len(points), func(k int) bool { return points[k] >= even })
+		if k == len(points) || k > 0 && even-points[k-1] < points[k]-even {
+			k--
+		}
+		if k < 0 || points[k] <= bounds[len(bounds)-1] {
+			continue // before the start, or the cut before
+		}
+		if cut := points[k] + past; cut < size {
+			bounds = append(bounds, cut)
+		}
+	}
+	return append(bounds, size)
 }
 
 // Queue hands out the indexes 0 to n-1, each once, in order, to any number of

@@ -1,6 +1,7 @@
 package sections
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 )
@@ -58,5 +59,30 @@ func TestQueueHandsOutEachOnce(t *testing.T) {
 	var zero Queue
 	if _, ok := zero.Take(); ok {
 		t.Error("the zero Queue handed out an index")
+	}
+}
+
+func TestAtPoints(t *testing.T) {
+	for _, tc := range []struct {
+		size   int64
+		n      int
+		points []int64
+		past   int64
+		want   []int64
+	}{
+		{size: 100, n: 4, points: []int64{0, 20, 50, 80}, past: 1, want: []int64{0, 21, 51, 81, 100}},
+		{size: 100, n: 2, points: []int64{0, 20, 45, 80}, past: 1, want: []int64{0, 46, 100}},
+		{size: 100, n: 4, points: []int64{0}, past: 1, want: []int64{0, 100}},
+		{size: 100, n: 8, points: []int64{0, 40}, past: 2, want: []int64{0, 42, 100}},
+		{size: 100, n: 8, points: []int64{0, 40, 41, 42, 43}, past: 2, want: []int64{0, 42, 45, 100}},
+		{size: 100, n: 3, points: nil, past: 1, want: []int64{0, 100}},
+		{size: 100, n: 3, points: []int64{0, 99}, past: 1, want: []int64{0, 100}},
+		{size: 100, n: 3, points: []int64{0, 98}, past: 1, want: []int64{0, 99, 100}},
+		{size: 0, n: 3, points: []int64{0}, past: 1, want: []int64{0, 0}},
+	} {
+		got := AtPoints(tc.size, tc.n, tc.points, tc.past)
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("AtPoints(%d, %d, %v, %d) = %v, want %v", tc.size, tc.n, tc.points, tc.past, got, tc.want)
+		}
 	}
 }

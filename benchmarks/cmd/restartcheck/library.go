@@ -76,7 +76,7 @@ func libraryScenario(logrotate, dir string, conf rotateConf, rotations int) (res
 	if err != nil {
 		return result{}, err
 	}
-	return tally(out, 400, seq), nil
+	return tally([]string{out}, 400, seq), nil
 }
 
 // stopAfter follows name, takes n records and returns the checkpoint's text.

@@ -8,10 +8,11 @@
 //     checkpoint: every record after it must come exactly once, whole, in order.
 //
 //   - command: `foreach -f --state FILE` follows the log while a writer appends to it and
-//     logrotate rotates it (create, date suffix, compress, delaycompress), and is killed
-//     with SIGKILL at random moments and started again, sometimes after a rotation made
-//     while it was down: every record must be printed, none in part; the records printed
-//     twice are counted.
+//     logrotate rotates it (create, date suffix, compress, delaycompress; and
+//     copytruncate), and is killed with SIGKILL at random moments (0.2 to 1.5 s after a
+//     start, and within 0.6 s) and started again, sometimes after a rotation made while
+//     it was down: every record must be printed, none in part, each run's in order; the
+//     records printed twice are counted.
 //
 //     go run ./benchmarks/cmd/restartcheck -foreach ./foreach -kills 12
 //
@@ -24,6 +25,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"time"
 )
 
 func main() {
@@ -40,8 +42,8 @@ func main() {
 		fail(err)
 	}
 	defer os.RemoveAll(dir)
-	fmt.Println("| scenario | rotations while stopped | records after the checkpoint | lost | partial | duplicated |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|")
+	fmt.Println("| scenario | rotations while stopped | records after the checkpoint | lost | partial | out of order | duplicated |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
 	for i, conf := range libraryConfs {
 		for rotations := 1; rotations <= 3; rotations++ {
 			sub := filepath.Join(dir, fmt.Sprintf("conf%d-%d", i, rotations))
@@ -49,17 +51,32 @@ func main() {
 			if err != nil {
 				fail(fmt.Errorf("library %s, %d rotations: %w", conf.name, rotations, err))
 			}
-			fmt.Printf("| library, %s | %d | %d | %d | %d | %d |\n", conf.name, rotations, res.want, res.lost, res.partial, res.dup)
+			fmt.Printf("| library, %s | %d | %d | %d | %d | %d | %d |\n", conf.name, rotations, res.want, res.lost, res.partial, res.outOfOrder, res.dup)
 		}
 	}
-	res, err := commandScenario(*foreach, logrotate, filepath.Join(dir, "command"), *kills, *seed)
-	if err != nil {
-		fail(fmt.Errorf("command: %w", err))
-	}
 	fmt.Println()
-	fmt.Println("| scenario | SIGKILLs | rotations | records written | lines printed | lost | partial | duplicated |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
-	fmt.Printf("| foreach -f --state | %d | %d | %d | %d | %d | %d | %d |\n", res.kills, res.rotations, res.want, res.printed, res.lost, res.partial, res.dup)
+	fmt.Println("| scenario | killed after | SIGKILLs | rotations | records written | lines printed | lost (of them on no file) | partial | out of order | duplicated |")
+	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for i, sc := range commandScenarios {
+		res, err := commandScenario(*foreach, logrotate, filepath.Join(dir, fmt.Sprintf("command%d", i)), sc.conf, *kills, sc.after, *seed)
+		if err != nil {
+			fail(fmt.Errorf("command, %s: %w", sc.conf.name, err))
+		}
+		fmt.Printf("| foreach -f --state, %s | %v to %v | %d | %d | %d | %d | %d (%d) | %d | %d | %d |\n", sc.conf.name, sc.after.min, sc.after.min+sc.after.span,
+			res.kills, res.rotations, res.want, res.printed, res.lost, res.onNoFile, res.partial, res.outOfOrder, res.dup)
+	}
+}
+
+// commandScenarios are the command's scenarios: round 4's, then with every kill within
+// 0.6 s of a start (issue 38: before the first periodic save, and a rotation while
+// down, lost records), then with copytruncate.
+var commandScenarios = []struct {
+	conf  rotateConf
+	after killRange
+}{
+	{libraryConfs[0], killRange{200 * time.Millisecond, 1300 * time.Millisecond}},
+	{libraryConfs[0], killRange{0, 600 * time.Millisecond}},
+	{libraryConfs[2], killRange{0, 1500 * time.Millisecond}},
 }
 
 func fail(err error) {

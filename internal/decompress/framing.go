@@ -5,13 +5,13 @@ import (
 	"io"
 )
 
-// watch is the input of a decoder that reads a format's streams one after
+// framing is the input of a decoder that reads a format's streams one after
 // another on its own (zstd's frames, lz4's, xz's streams). It follows the
 // container structure of the format in the bytes the decoder reads (frame
 // headers, block sizes, checksums; see framer) without decoding them, for
 // what the decoders do not do:
 //
-//   - at the end of every stream it decides what follows (see follow) before
+//   - at the end of every stream it decides what follows (see afterStream) before
 //     the decoder sees a byte of it: another stream is handed on; zero
 //     padding or the end of the input, and trailing data, end the input for
 //     the decoder (io.EOF), so that it delivers everything; end then says
@@ -24,10 +24,10 @@ import (
 // It reads the bytes in the order the decoder consumes them, and never
 // more than the rest of the current unit in one read, so its state does not
 // depend on how the decoder's reads are sized, and no byte after a stream
-// is read before follow has seen it. Input the framer cannot follow (what
+// is read before afterStream has seen it. Input the framer cannot follow (what
 // the decoder itself will reject, or a format variant without an end
 // marker) makes it stop watching: the decoder's word is then taken.
-type watch struct {
+type framing struct {
 	r      *bufio.Reader
 	format Format
 	frames framer
@@ -43,7 +43,7 @@ type watch struct {
 	pos    int64
 	hdrBuf [maxUnit]byte
 
-	// done: at a boundary, follow found the end of the input (or padding,
+	// done: at a boundary, afterStream found the end of the input (or padding,
 	// or trailing data: then err is set). err is what ends the input other
 	// than cleanly: trailing data, a magic number cut short, an error of the
 	// source, or a header the framer refused. Once the framer refuses, every
@@ -53,13 +53,13 @@ type watch struct {
 	refused bool
 }
 
-// unitKind says how the watch reads the next bytes.
+// unitKind says how the framing reads the next bytes.
 type unitKind uint8
 
 const (
 	collect  unitKind = iota // gather need bytes, then the framer parses them
 	skip                     // hand need bytes on unseen, then ask the framer
-	boundary                 // a stream has ended: follow decides what comes next
+	boundary                 // a stream has ended: afterStream decides what comes next
 	lost                     // the structure cannot be followed: hand everything on
 )
 
@@ -83,20 +83,20 @@ type framer interface {
 	parsed(h []byte, pos int64) (unit, error)
 }
 
-// newWatch returns a watch at the start of the input, which is taken as a
-// boundary: follow checks the first stream's magic number like any other.
-func newWatch(r *bufio.Reader, f Format, frames framer, offset func() int64) *watch {
-	return &watch{r: r, format: f, frames: frames, offset: offset, kind: boundary}
+// newFraming returns a framing at the start of the input, which is taken as a
+// boundary: afterStream checks the first stream's magic number like any other.
+func newFraming(r *bufio.Reader, f Format, frames framer, offset func() int64) *framing {
+	return &framing{r: r, format: f, frames: frames, offset: offset, kind: boundary}
 }
 
 // ready decides, at a boundary, what follows, and starts the next stream if
 // there is one. It returns io.EOF when the decoder's input has ended.
-func (w *watch) ready() error {
+func (w *framing) ready() error {
 	if w.refused {
 		return w.err
 	}
 	if w.kind == boundary && !w.done {
-		next, err := follow(w.format, w.r, nil, w.offset())
+		next, err := afterStream(w.format, w.r, nil, w.offset())
 		switch {
 		case err != nil:
 			w.done, w.err = true, err
@@ -114,7 +114,7 @@ func (w *watch) ready() error {
 }
 
 // begin enters unit u, acting at once on units of no bytes.
-func (w *watch) begin(u unit) {
+func (w *framing) begin(u unit) {
 	for {
 		w.kind, w.need, w.hdr = u.kind, u.n, w.hdrBuf[:0]
 		if (u.kind != collect && u.kind != skip) || u.n > 0 {
@@ -128,7 +128,7 @@ func (w *watch) begin(u unit) {
 }
 
 // parse asks the framer for the unit after the current one.
-func (w *watch) parse() unit {
+func (w *framing) parse() unit {
 	var h []byte
 	if w.kind == collect {
 		h = w.hdr
@@ -145,7 +145,7 @@ func (w *watch) parse() unit {
 }
 
 // see takes in b, bytes just read, which are at most the rest of the unit.
-func (w *watch) see(b []byte) {
+func (w *framing) see(b []byte) {
 	if w.kind != collect && w.kind != skip {
 		return
 	}
@@ -159,7 +159,7 @@ func (w *watch) see(b []byte) {
 	}
 }
 
-func (w *watch) Read(p []byte) (int, error) {
+func (w *framing) Read(p []byte) (int, error) {
 	if err := w.ready(); err != nil {
 		return 0, err
 	}
@@ -174,7 +174,7 @@ func (w *watch) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (w *watch) ReadByte() (byte, error) {
+func (w *framing) ReadByte() (byte, error) {
 	if err := w.ready(); err != nil {
 		return 0, err
 	}
@@ -197,7 +197,7 @@ func (w *watch) ReadByte() (byte, error) {
 // result turns the error the decoder returned into the Reader's: a refused
 // header; at the decoder's io.EOF, what end says; otherwise the decoder's
 // error.
-func (w *watch) result(err error) error {
+func (w *framing) result(err error) error {
 	if w.refused {
 		return w.err
 	}
@@ -209,10 +209,10 @@ func (w *watch) result(err error) error {
 
 // end reports how the input ended, once the decoder has reported io.EOF:
 // io.EOF when every stream was complete and nothing but padding followed;
-// the trailing data or the cut magic number follow found after the last
-// stream; io.ErrUnexpectedEOF when the input ended inside a stream. A watch
+// the trailing data or the cut magic number afterStream found after the last
+// stream; io.ErrUnexpectedEOF when the input ended inside a stream. A framing
 // that lost the structure takes the decoder's word.
-func (w *watch) end() error {
+func (w *framing) end() error {
 	if err := w.ready(); err != io.EOF && err != nil {
 		return err
 	}

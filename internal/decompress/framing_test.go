@@ -13,7 +13,7 @@ import (
 	"testing"
 )
 
-// framers are the formats a watch follows, with a new framer for each.
+// framers are the formats a framing follows, with a new framer for each.
 var framers = []struct {
 	format Format
 	ext    string
@@ -24,14 +24,14 @@ var framers = []struct {
 	{Xz, "xz", func() framer { return &xzFrames{} }},
 }
 
-// watchAll reads input through a watch in reads of the given size, mixed
-// with ReadByte as a decoder does, to the end, failing if the watch loses
+// framingAll reads input through a framing in reads of the given size, mixed
+// with ReadByte as a decoder does, to the end, failing if the framing loses
 // the structure, and returns what end reports.
-func watchAll(t *testing.T, f Format, frames framer, input []byte, size int) error {
+func framingAll(t *testing.T, f Format, frames framer, input []byte, size int) error {
 	t.Helper()
 	r := bufio.NewReader(bytes.NewReader(input))
 	n := int64(0)
-	w := newWatch(r, f, frames, func() int64 { return n })
+	w := newFraming(r, f, frames, func() int64 { return n })
 	buf := make([]byte, size)
 	for i := 0; ; i++ {
 		var err error
@@ -59,7 +59,7 @@ func watchAll(t *testing.T, f Format, frames framer, input []byte, size int) err
 
 // toolOutputs are files the formats' tools make with options that change
 // their structure (checks, block sizes, block checksums, content sizes),
-// for the watch to follow; none where the tool is missing.
+// for the framing to follow; none where the tool is missing.
 func toolOutputs(t *testing.T, ext string) map[string][]byte {
 	out := map[string][]byte{}
 	text := bytes.Repeat([]byte("some words on a line, and then a few more words\n"), 20000)
@@ -84,11 +84,11 @@ func toolOutputs(t *testing.T, ext string) map[string][]byte {
 	return out
 }
 
-// TestWatchFollows: the watch follows whole files of each format (the
+// TestFramingFollows: the framing follows whole files of each format (the
 // fixtures, the tools' output with options that change the structure, and
 // streams joined with skippable frames or padding) to their end and finds
 // them complete; cut anywhere, they are cut short.
-func TestWatchFollows(t *testing.T) {
+func TestFramingFollows(t *testing.T) {
 	for _, fr := range framers {
 		t.Run(fr.ext, func(t *testing.T) {
 			inputs := toolOutputs(t, fr.ext)
@@ -107,7 +107,7 @@ func TestWatchFollows(t *testing.T) {
 			inputs["joined"] = append(joined, inputs["short.txt"]...)
 			for name, input := range inputs {
 				for _, size := range []int{1, 7, 4096} {
-					if err := watchAll(t, fr.format, fr.new(), input, size); err != io.EOF {
+					if err := framingAll(t, fr.format, fr.new(), input, size); err != io.EOF {
 						t.Errorf("%s in reads of %d: %v at its end", name, size, err)
 					}
 				}
@@ -115,7 +115,7 @@ func TestWatchFollows(t *testing.T) {
 					if cut <= 0 || cut >= len(input) {
 						continue
 					}
-					if err := watchAll(t, fr.format, fr.new(), input[:cut], 4096); err != io.ErrUnexpectedEOF {
+					if err := framingAll(t, fr.format, fr.new(), input[:cut], 4096); err != io.ErrUnexpectedEOF {
 						t.Errorf("%s cut at %d of %d: %v", name, cut, len(input), err)
 					}
 				}

@@ -13,7 +13,7 @@ const (
 	endOfInput              // nothing, or zero bytes (padding) to the end of the input
 )
 
-// follow decides what follows a complete stream of format f, whose end is
+// afterStream decides what follows a complete stream of format f, whose end is
 // at offset at of the input. pre holds the bytes after the end that the
 // decoder has already consumed (bzip2's reads past its end-of-stream
 // marker; nil for the other formats); the rest is read from r. The rules
@@ -31,10 +31,10 @@ const (
 //
 // An error of r's source is returned as it is.
 //
-// follow reads one byte at a time until it knows, as detection does, so
+// afterStream reads one byte at a time until it knows, as detection does, so
 // that a pipe that pauses between two streams is not waited on for bytes
 // that are not needed.
-func follow(f Format, r *bufio.Reader, pre []byte, at int64) (after, error) {
+func afterStream(f Format, r *bufio.Reader, pre []byte, at int64) (after, error) {
 	var head [maxMagic]byte
 	n := copy(head[:], pre)
 	consumed := n // bytes of head taken out of r, not just peeked
@@ -65,7 +65,7 @@ func follow(f Format, r *bufio.Reader, pre []byte, at int64) (after, error) {
 	}
 }
 
-// zeros goes on from follow once head (the bytes after the end of a
+// zeros goes on from afterStream once head (the bytes after the end of a
 // stream, of which those in r only peeked) can start no magic number of f:
 // zero bytes up to the end of the input are padding, anything else is
 // trailing data. For xz, zero bytes in a multiple of four followed by a
@@ -98,7 +98,7 @@ func zeros(f Format, r *bufio.Reader, head []byte, at int64) (after, error) {
 		}
 		if f == Xz && count%4 == 0 {
 			// The next stream, if its magic number follows.
-			next, err := follow(Xz, r, nil, at)
+			next, err := afterStream(Xz, r, nil, at)
 			if err == nil && next == nextStream {
 				return nextStream, nil
 			}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package pgzip_test
+
+const underRace = false
