@@ -115,17 +115,32 @@ func (d *uvarints) skip(n int) {
 // Size is the decompressed size: the end of the file's text restriction.
 func (t *textIndex) Size() int64 { return t.ix.Size() }
 
-// compressedEnd is the compressed offset at which the decoding of the text up to textEnd
-// can stop: the start of the first access point past it, whose piece (or span) is the
-// first not needed to reach textEnd; the file's size when no point is known past it. A
-// section finishing its last record reads on past it, as past a plain section's end.
+// compressedEnd is about the compressed offset at which the decoding of the text up to
+// textEnd can stop: the offset as far into the piece (or span) holding textEnd as textEnd
+// is into its text, and a margin, but not past the piece's end (the next access point's
+// start). Without points it is the file's size. The reads of a section do not stop
+// there (its decoder asks for what it needs, and a last record may run on): only the
+// section's GETs stop growing there.
 func (t *textIndex) compressedEnd(textEnd int64) int64 {
 	i := sort.Search(len(t.text), func(i int) bool { return t.text[i] > textEnd })
-	if i == len(t.text) {
+	if i == 0 {
 		return t.ix.CompressedSize()
 	}
-	return t.comp[i] + 1 // a deflate block's first byte may hold the last bits before it
+	nextText, nextComp := t.ix.Size(), t.ix.CompressedSize()
+	if i < len(t.text) {
+		nextText, nextComp = t.text[i], t.comp[i]+1 // a deflate block's first byte may hold the last bits before it
+	}
+	j := i - 1
+	if nextText <= t.text[j] {
+		return nextComp
+	}
+	into := float64(textEnd-t.text[j]) / float64(nextText-t.text[j])
+	return min(nextComp, t.comp[j]+int64(into*float64(nextComp-t.comp[j]))+endMargin)
 }
+
+// endMargin is how far past the estimated offset of a section's last byte its GETs reach:
+// text is not compressed evenly within a piece.
+const endMargin = 64 << 10
 
 // cuts returns the offsets of start + k*size for k >= 1 below end, each moved forward to
 // sep bytes past the next access point: a section that does not start at 0 reads from sep
