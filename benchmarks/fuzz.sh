@@ -20,7 +20,7 @@ out="${OUT:-benchmarks/results/fuzz.md}"
 
 # The fuzz targets: the command's parsers of outside input and its printer (issue 37),
 # the follow checkpoint's text form, the decompressors, the engine (its vectorised search
-# and copy among them) and the byte list.
+# and copy among them), the plan of sections cut at an index's points, and the byte list.
 targets="
 ./cmd/foreach FuzzPrinter
 ./cmd/foreach FuzzFlags
@@ -37,6 +37,7 @@ targets="
 ./internal/pgzip FuzzReader
 ./internal/bzblock FuzzBlock
 ./zindex FuzzRead
+./internal/sections FuzzAtPoints
 ./linereader FuzzReader
 ./linereader FuzzIterators
 ./linereader FuzzSection

@@ -19,7 +19,7 @@ import (
 func (c *command) count(in *input) {
 	tossing := c.cfg.opt.MaxRecord > 0 && c.cfg.opt.TooLong != linereader.TooLongStop
 	if in.opened && in.size > 0 && !c.cfg.stats && !tossing {
-		c.compressedText(in) // a stale index's warning; CountAt reads the file as it says
+		c.checkIndex(in) // a stale index's warning (ztext.go)
 		n, err := linereader.CountAt(in.file, in.size, c.cfg.opt, c.cfg.jobs)
 		switch {
 		case errors.Is(err, io.ErrUnexpectedEOF):

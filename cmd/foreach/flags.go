@@ -287,9 +287,12 @@ func indexFlags(cfg *config) error {
 	if !cfg.index {
 		return nil
 	}
-	for flag, set := range map[string]bool{"--count": cfg.count, "--last": cfg.last >= 0, "--reverse": cfg.reverse, "--follow": cfg.follow} {
-		if set {
-			return usagef("--index cannot be used with %s (it writes indexes and reads no records)", flag)
+	for _, m := range []struct {
+		flag string
+		set  bool
+	}{{"--count", cfg.count}, {"--last", cfg.last >= 0}, {"--reverse", cfg.reverse}, {"--follow", cfg.follow}} {
+		if m.set {
+			return usagef("--index cannot be used with %s (it writes indexes and reads no records)", m.flag)
 		}
 	}
 	if len(cfg.files) == 0 {

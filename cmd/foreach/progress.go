@@ -11,13 +11,15 @@ import (
 // default (when standard error is a terminal).
 const progressThreshold = 256 << 20
 
-// startProgress creates the progress bar if --progress asks for it, or by
-// default when standard error is a terminal, standard output is not (a bar drawn
-// on the terminal that shows the records would be mixed into them), and the
-// inputs are regular files that add up to at least progressThreshold bytes.
+// startProgress creates the progress bar if --progress asks for it, or by default
+// when standard error is a terminal, standard output is not (a bar drawn on the
+// terminal that shows the records would be mixed into them; --index shows none),
+// and the inputs are regular files that add up to at least progressThreshold bytes.
 func (c *command) startProgress(names []string) {
 	auto := c.cfg.progress == progressAuto
-	if c.cfg.progress == progressOff || auto && (!isTerminal(c.stderr) || isTerminal(c.stdout)) {
+	// --index prints nothing: its bar may share the terminal with standard output.
+	mixed := isTerminal(c.stdout) && !c.cfg.index
+	if c.cfg.progress == progressOff || auto && (!isTerminal(c.stderr) || mixed) {
 		return
 	}
 	total, known := inputSize(names, c.stdin)

@@ -25,10 +25,28 @@ func (c *command) compressedText(in *input) *ztext.Text {
 	if t.How == ztext.Plain {
 		return nil
 	}
-	if t.Ignored != nil {
-		c.report(messageName(in.name), fmt.Errorf("%s is not used: %w", quoteName(in.name+".zidx"), t.Ignored))
-	}
+	c.warnIgnored(in.name, t.Ignored)
 	return t
+}
+
+// warnIgnored warns, when err is not nil, that the index beside the file name is not used,
+// and why (zindex.ErrStale: the file no longer matches it; a damaged index).
+func (c *command) warnIgnored(name string, err error) {
+	if err != nil {
+		c.report(messageName(name), fmt.Errorf("%s is not used: %w", quoteName(name+".zidx"), err))
+	}
+}
+
+// checkIndex warns, for -z -c, when the index beside a file opened by name is there but
+// not used: the count itself (linereader.CountAt) reads the file as internal/ztext says,
+// without a word; loading the index costs a read of it, not of the file's structure.
+func (c *command) checkIndex(in *input) {
+	if !c.cfg.opt.Decompress || !in.opened || in.size <= 0 {
+		return
+	}
+	if _, err := zindex.LoadAt(in.name, in.file, in.size); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		c.warnIgnored(in.name, err)
+	}
 }
 
 // decodedText returns, for printing with -z and -j above 1, the text of a compressed
