@@ -90,7 +90,7 @@ type worker struct {
 	// region holds the compressed bytes of the chunk being guessed in.
 	region []byte
 	// src is read through br (the decoder's Source), reset at every start.
-	br *bufio.Reader
+	br      *bufio.Reader
 	markers inflate.MarkerDecoder
 }
 
