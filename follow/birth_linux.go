@@ -8,10 +8,10 @@ import (
 )
 
 // born returns when the open file f was created, where the file system records it
-// (statx's birth time), else its modification time: the order of the files that held a
-// name. A file renamed keeps its birth time, so the chain of rotated files sorts by it
-// however the names were shifted.
-func born(f *os.File, fi os.FileInfo) time.Time {
+// (statx's birth time, and true), else its modification time (and false): the order of
+// the files that held a name. A file renamed keeps its birth time, so the chain of
+// rotated files sorts by it however the names were shifted.
+func born(f *os.File, fi os.FileInfo) (time.Time, bool) {
 	var st unix.Statx_t
 	var err error
 	if c, cerr := f.SyscallConn(); cerr == nil {
@@ -25,7 +25,7 @@ func born(f *os.File, fi os.FileInfo) time.Time {
 		err = cerr
 	}
 	if err == nil && st.Mask&unix.STATX_BTIME != 0 {
-		return time.Unix(st.Btime.Sec, int64(st.Btime.Nsec))
+		return time.Unix(st.Btime.Sec, int64(st.Btime.Nsec)), true
 	}
-	return fi.ModTime()
+	return fi.ModTime(), false
 }

@@ -39,7 +39,12 @@ type discovery struct {
 	// undecided counts the files the last listing could not judge yet: while there are
 	// some, every look lists again.
 	undecided int
-	err       error // the first failure found (a directory at the name), reported once the files open are read
+	// clean is the last listing that found no file renamed under it: the directory's
+	// modification time just before it began, and when it began. While the directory's
+	// time is still that one, and was older than the listing by more than a tick, no
+	// file has come or gone since, and a refresh need not list again (see refresh).
+	clean struct{ dirMod, at time.Time }
+	err   error // the first failure found (a directory at the name), reported once the files open are read
 	// detached: the name does not name the reading's file; read without mu by the
 	// watcher on every event.
 	detached atomic.Bool
@@ -156,6 +161,57 @@ func (d *discovery) queued(fi os.FileInfo) bool {
 	return slices.ContainsFunc(d.queue, func(q *file) bool { return os.SameFile(fi, q.id) })
 }
 
+// idSet is the identities of the reading's file and the queued ones, taken once for a
+// listing: asking queued of each file beside the name scanned the queue for each, and a
+// follower behind by hundreds of rotated files spent its time there (unique names,
+// a rotation every 2 ms: stalls of seconds). ok is false where the platform gives no
+// identities; has then asks queued.
+type idSet struct {
+	ids map[devIno]bool
+	ok  bool
+}
+
+// queuedIDs returns the idSet of the reading's file and the queue as they are now.
+func (d *discovery) queuedIDs() idSet {
+	s := idSet{ids: make(map[devIno]bool, len(d.queue)+1), ok: true}
+	for _, fi := range append([]os.FileInfo{d.rd.id}, d.queueIDs()...) {
+		if fi == nil {
+			continue
+		}
+		if id, ok := fileID(fi); ok {
+			s.ids[id] = true
+		} else {
+			s.ok = false
+		}
+	}
+	return s
+}
+
+// queueIDs returns the identities of the queued files.
+func (d *discovery) queueIDs() []os.FileInfo {
+	out := make([]os.FileInfo, len(d.queue))
+	for i, q := range d.queue {
+		out[i] = q.id
+	}
+	return out
+}
+
+// has reports whether fi is in s: queued(fi), in a map.
+func (s idSet) has(d *discovery, fi os.FileInfo) bool {
+	id, ok := fileID(fi)
+	if !s.ok || !ok {
+		return d.queued(fi)
+	}
+	return s.ids[id]
+}
+
+// add notes fi, just queued.
+func (s idSet) add(fi os.FileInfo) {
+	if id, ok := fileID(fi); ok {
+		s.ids[id] = true
+	}
+}
+
 // scans bounds the listings of the directory in one refresh: a listing taken while
 // the files are renamed (shifted) can miss one, so a refresh lists again until a
 // listing finds no file renamed under it.
@@ -166,19 +222,53 @@ const scans = 4
 // queued, nor known, nor copies of a file read. The reading calls it before it moves on
 // to the next file, so that a file a listing missed while files were renamed is not
 // passed over.
+//
+// A follower behind by hundreds of rotated files moves on hundreds of times, and each
+// listing stats every file beside the name: it lists again only when the directory may
+// have changed since the last clean listing (unique names, a rotation every 2 ms, 1,000
+// files: it had stalled for seconds, listing).
 func (d *discovery) refresh() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.undecided == 0 && d.dirUnchanged() {
+		d.sort()
+		return
+	}
 	d.refreshLocked()
 }
 
 func (d *discovery) refreshLocked() {
 	for range scans {
+		began, mod := time.Now(), d.dirMod()
 		if !d.list() {
+			d.clean.dirMod, d.clean.at = mod, began
 			break
 		}
+		d.clean.dirMod, d.clean.at = time.Time{}, time.Time{}
 	}
 	d.sort()
+}
+
+// dirMod returns the modification time of the directory of the name (the zero time
+// when it cannot be had).
+func (d *discovery) dirMod() time.Time {
+	fi, err := os.Stat(filepath.Dir(d.name))
+	if err != nil {
+		return time.Time{}
+	}
+	return fi.ModTime()
+}
+
+// dirUnchanged reports whether no file can have come or gone beside the name since the
+// last clean listing: the directory's time is the one it had then, and that time was
+// older than the listing by more than a tick of the file system's clock (a change at
+// or after the listing's start would have stamped a later time).
+func (d *discovery) dirUnchanged() bool {
+	c := d.clean
+	if c.dirMod.IsZero() || !c.dirMod.Before(c.at.Add(-tick)) {
+		return false
+	}
+	return d.dirMod().Equal(c.dirMod)
 }
 
 // list lists the files beside the name once, queueing those of their own and knowing
@@ -187,8 +277,9 @@ func (d *discovery) refreshLocked() {
 func (d *discovery) list() (moved bool) {
 	l := siblings(d.name)
 	d.undecided = 0
+	inQueue := d.queuedIDs()
 	for _, sib := range l.files {
-		if d.queued(sib.fi) || d.isKnown(sib.fi, nil) {
+		if inQueue.has(d, sib.fi) || d.isKnown(sib.fi, nil) {
 			continue
 		}
 		fl, err := openFile(d.h, sib.path)
@@ -199,7 +290,9 @@ func (d *discovery) list() (moved bool) {
 		if !os.SameFile(fl.id, sib.fi) {
 			moved = true // renamed since the listing: the next listing finds it
 		}
-		d.take(fl)
+		if d.take(fl) {
+			inQueue.add(fl.id)
+		}
 	}
 	d.prune(l.present)
 	return moved
@@ -208,27 +301,28 @@ func (d *discovery) list() (moved bool) {
 // take queues fl, a file beside the name not queued or known by identity, if it is one
 // of its own, knows it if it is a copy, and closes it if it cannot be told yet (empty,
 // or undecided: see judge).
-func (d *discovery) take(fl *file) {
+func (d *discovery) take(fl *file) (queued bool) {
 	if len(fl.head) == 0 || d.queued(fl.id) {
 		fl.close() // empty: looked at again at the next listing
-		return
+		return false
 	}
 	if d.isKnown(fl.id, fl.f) {
 		fl.close()
-		return
+		return false
 	}
 	v := d.judge(fl)
 	switch v {
 	case verdictOwn:
 		d.queue = append(d.queue, fl)
-		return
+		return true
 	case verdictCopy:
 		d.know(fl)
 		fl.close()
-		return
+		return false
 	}
 	d.undecided++
 	fl.close()
+	return false
 }
 
 // judge says what fl is, compared with what has been read and what is queued.

@@ -40,6 +40,9 @@ type file struct {
 	// discovery may keep one the reading published.
 	head []byte
 	born time.Time // when it was made (see born): one of the keys of compare
+	// birth: born is the file system's own birth time, not the modification time
+	// standing in for it.
+	birth bool
 	// mod and empty are its modification time, and whether it was empty, when it was
 	// last stat'ed (restat): compare's first keys.
 	mod   time.Time
@@ -76,7 +79,8 @@ func openFile(h *handles, name string) (*file, error) {
 		f.Close()
 		return nil, err
 	}
-	fl := &file{f: f, h: h, id: fi, r: f, born: born(f, fi), mod: fi.ModTime(), empty: fi.Size() == 0}
+	fl := &file{f: f, h: h, id: fi, r: f, mod: fi.ModTime(), empty: fi.Size() == 0}
+	fl.born, fl.birth = born(f, fi)
 	if !h.add(fl) {
 		return nil, errClosed
 	}

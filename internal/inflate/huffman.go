@@ -214,13 +214,9 @@ func (d *Decoder) slowSymbol() bool {
 		out.buf[out.w] = byte(e >> valueShift)
 		out.w++
 		return true
-	case e&flagEnd != 0:
+	case e&flagSpecial != 0: // the end of the block (flagEnd), or a symbol not allowed
 		in.drop(used)
-		d.endBlock()
-		return true
-	case e&flagSpecial != 0:
-		in.drop(used)
-		d.corrupt("invalid literal/length symbol")
+		d.endSpecial(e)
 		return true
 	}
 	length := value(e, in.bits>>skip)

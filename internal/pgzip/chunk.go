@@ -90,8 +90,8 @@ type worker struct {
 	// region holds the compressed bytes of the chunk being guessed in.
 	region []byte
 	// src is read through br (the decoder's Source), reset at every start.
-	br *bufio.Reader
-	md inflate.MarkerDecoder
+	br      *bufio.Reader
+	markers inflate.MarkerDecoder
 }
 
 // spareWorkers holds the workers of stopped Readers, for their buffers.
@@ -138,7 +138,7 @@ func (w *worker) decode(c *chunk) {
 			return
 		}
 		c.guesses++
-		w.md.Reset(w.sourceAt(p/8), uint(p%8), t.buf, t.syms)
+		w.markers.Reset(w.sourceAt(p/8), uint(p%8), t.buf, t.syms)
 		if w.blocks(c, p) {
 			return
 		}
@@ -190,7 +190,7 @@ func (w *worker) blocks(c *chunk, p int64) bool {
 	base := p / 8 * 8
 	end, kept := p, 0 // the last boundary, and the text before it
 	for blocks := 0; !c.cancel.Load(); blocks++ {
-		if err := w.md.Block(); err != nil {
+		if err := w.markers.Block(); err != nil {
 			if blocks == 0 {
 				c.falseStarts++
 				return false
@@ -201,8 +201,8 @@ func (w *worker) blocks(c *chunk, p int64) bool {
 			t.start = p
 			c.guess.Store(p)
 		}
-		end, kept = base+w.md.InputBits(), w.md.Len()
-		if w.md.Final() {
+		end, kept = base+w.markers.InputBits(), w.markers.Len()
+		if w.markers.Final() {
 			t.final = true
 			break
 		}
@@ -213,7 +213,7 @@ func (w *worker) blocks(c *chunk, p int64) bool {
 	if t.start == noGuess {
 		return false // cancelled before the first block ended
 	}
-	t.data, t.symbols = w.md.Text(kept)
+	t.data, t.symbols = w.markers.Text(kept)
 	if t.symbols != nil {
 		t.syms = t.symbols[:0]
 	}

@@ -2,7 +2,6 @@ package ztext_test
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/foreachio/foreach/internal/corpus"
 	"github.com/foreachio/foreach/internal/decompress"
+	"github.com/foreachio/foreach/internal/zfixtures"
 	"github.com/foreachio/foreach/internal/ztext"
 	"github.com/foreachio/foreach/zindex"
 )
@@ -45,34 +45,6 @@ func tool(t testing.TB, command string, input []byte) []byte {
 		t.Fatalf("%s: %v", command, err)
 	}
 	return out
-}
-
-func gzipOf(b []byte) []byte {
-	var out bytes.Buffer
-	w := kgzip.NewWriter(&out)
-	w.Write(b)
-	w.Close()
-	return out.Bytes()
-}
-
-// bgzfOf makes BGZF members of at most block bytes of b, and the empty one at the end.
-func bgzfOf(b []byte, block int) []byte {
-	var out bytes.Buffer
-	for {
-		n := min(block, len(b))
-		var m bytes.Buffer
-		w := kgzip.NewWriter(&m)
-		w.Header.Extra = []byte{'B', 'C', 2, 0, 0, 0}
-		w.Write(b[:n])
-		w.Close()
-		mb := m.Bytes()
-		binary.LittleEndian.PutUint16(mb[16:], uint16(len(mb)-1))
-		out.Write(mb)
-		if n == 0 {
-			return out.Bytes()
-		}
-		b = b[n:]
-	}
 }
 
 // zstdOf makes zstd frames of at most block bytes of b each, with or without their
@@ -161,7 +133,7 @@ func compareAt(t *testing.T, what string, tx *ztext.Text, want []byte, wantErr e
 func TestOpen(t *testing.T) {
 	data := text(t, 1<<20)
 	dir := t.TempDir()
-	plainGz := gzipOf(data)
+	plainGz := zfixtures.Gzip(data)
 	indexed := write(t, dir, "indexed.gz", plainGz)
 	ix, err := zindex.Build(bytes.NewReader(plainGz), 128<<10)
 	if err != nil {
@@ -170,7 +142,7 @@ func TestOpen(t *testing.T) {
 	if err := ix.Save(indexed); err != nil {
 		t.Fatal(err)
 	}
-	trailing := append(gzipOf(data), "trailing data\n"...)
+	trailing := append(zfixtures.Gzip(data), "trailing data\n"...)
 	trailingName := write(t, dir, "trailing.gz", trailing)
 	tix, err := zindex.Build(bytes.NewReader(trailing), 128<<10)
 	if err != nil {
@@ -188,11 +160,11 @@ func TestOpen(t *testing.T) {
 		{"indexed.gz", plainGz, ztext.Indexed},
 		{"trailing.gz", trailing, ztext.Indexed},
 		{"noindex.gz", plainGz, ztext.Streamed},
-		{"bgzf.gz", bgzfOf(data, 65280), ztext.Structured},
+		{"bgzf.gz", zfixtures.BGZF(data, 65280), ztext.Structured},
 		{"sized.zst", zstdOf(t, data, 100<<10, true), ztext.Structured},
 		{"unsized.zst", zstdOf(t, data, 100<<10, false), ztext.Streamed},
 		{"one.zst", zstdOf(t, data, 1<<30, true), ztext.Streamed},
-		{"bgzf-trailing.gz", append(bgzfOf(data, 65280), 'x'), ztext.Streamed},
+		{"bgzf-trailing.gz", append(zfixtures.BGZF(data, 65280), 'x'), ztext.Streamed},
 	}
 	if _, err := exec.LookPath("xz"); err == nil {
 		cases = append(cases,
@@ -239,7 +211,7 @@ func TestOpen(t *testing.T) {
 func TestStaleIndex(t *testing.T) {
 	data := text(t, 1<<20)
 	dir := t.TempDir()
-	gz := gzipOf(data)
+	gz := zfixtures.Gzip(data)
 	name := write(t, dir, "f.gz", gz)
 	ix, err := zindex.Build(bytes.NewReader(gz), 0)
 	if err != nil {
@@ -248,7 +220,7 @@ func TestStaleIndex(t *testing.T) {
 	if err := ix.Save(name); err != nil {
 		t.Fatal(err)
 	}
-	other := gzipOf(append(bytes.Clone(data), "one more line\n"...))
+	other := zfixtures.Gzip(append(bytes.Clone(data), "one more line\n"...))
 	write(t, dir, "f.gz", other)
 	f, err := os.Open(name)
 	if err != nil {
@@ -276,7 +248,7 @@ func TestDamage(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		file []byte
-	}{{"bgzf.gz", bgzfOf(data, 65280)}, {"sized.zst", zstdOf(t, data, 200<<10, true)}, {"unsized.zst", zstdOf(t, data, 200<<10, false)}} {
+	}{{"bgzf.gz", zfixtures.BGZF(data, 65280)}, {"sized.zst", zstdOf(t, data, 200<<10, true)}, {"unsized.zst", zstdOf(t, data, 200<<10, false)}} {
 		bad := bytes.Clone(c.file)
 		bad[len(bad)/2] ^= 0x40
 		name := write(t, dir, c.name, bad)
@@ -287,7 +259,7 @@ func TestDamage(t *testing.T) {
 		compare(t, c.name+" damaged", ztext.Open(f, int64(len(bad)), name, 2), bad)
 		f.Close()
 	}
-	gz := gzipOf(data)
+	gz := zfixtures.Gzip(data)
 	name := write(t, dir, "changed.gz", gz)
 	ix, err := zindex.Build(bytes.NewReader(gz), 256<<10)
 	if err != nil {
