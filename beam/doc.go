@@ -48,9 +48,18 @@
 // stops before the first record starting at or after it and the new range yields exactly
 // those records.
 //
+// A compressed file whose text is read (*.gz by its name, any format with
+// Options.Decompress) is cut in sections of its decompressed text when it has an index
+// (package zindex): a fresh NAME.zidx beside it (a local file or an object), or a structure
+// that gives one (BGZF, xz with several blocks, zstd frames with their sizes). Its
+// restriction is then [0, text size), offsets count text bytes, and each section decodes
+// from the access point at its start (sections start a separator's length past access
+// points), with the index made or loaded once per worker process.
+//
 // A file is read whole, by one worker, when its bytes cannot be read at an offset or its
-// records cannot be found from an arbitrary offset: a compressed file (*.gz, decompressed
-// by fileio), a Beam filesystem whose reader is not an io.ReaderAt (memfs://, or gs:// and
+// records cannot be found from an arbitrary offset: a compressed file without an index (a
+// plain .gz without NAME.zidx, bzip2, one zstd frame or xz block, gzip with trailing
+// data), a Beam filesystem whose reader is not an io.ReaderAt (memfs://, or gs:// and
 // s3:// through Beam's own filesystems), and the options that linereader.NewSection
 // refuses with linereader.ErrNotSplittable (Paragraph, Whole, Limit, a Sep that can overlap
 // itself such as "aa"). Offsets then count the decompressed bytes.
@@ -63,7 +72,8 @@
 // for an emulator), not by Beam's filesystems: a plain object is cut into sections as a
 // local file is, and each section is read with ranged GETs from just before its start to
 // just past its end, so that the bytes transferred stay close to the object's size
-// however many sections it has. An object named *.gz is read once, whole. Each section
+// however many sections it has. A compressed object with an index is read in sections of
+// its text, by ranged GETs of its compressed bytes; one without is read once, whole. Each section
 // checks that the object still has the size it was listed with, and every GET that its
 // version (ETag, generation) has not changed; a server that ignores the Range header is
 // refused.

@@ -1,6 +1,7 @@
 package foreachio
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -71,9 +72,16 @@ var (
 // The initial restriction of a file is [0, size) when its bytes can be read at any offset
 // (a local file, or an s3:// or gs:// object read with ranged GETs: see the package doc),
 // it is not compressed and the Options can be split; it is cut into SectionSize pieces,
-// and runners may split a piece further while it is read. Any other file (gzip, a Beam
-// filesystem that gives no io.ReaderAt, Paragraph, Whole, Limit, a Sep that can overlap
-// itself) is read whole by one worker.
+// and runners may split a piece further while it is read.
+//
+// A compressed file whose text is read (a *.gz, or any with Options.Decompress) is cut in
+// sections of its decompressed text when it has an index (zindex): a fresh NAME.zidx beside
+// it, or a structure that gives one (BGZF, xz with several blocks, zstd frames with their
+// sizes); its restriction is then [0, text size), offsets count text bytes, the initial
+// sections start at the index's access points, and each section decodes from the access
+// point before its start (Index.ReaderAt over ranged reads of the file). Any other file
+// (gzip without an index, bzip2, a Beam filesystem that gives no io.ReaderAt, Paragraph,
+// Whole, Limit, a Sep that can overlap itself) is read whole by one worker.
 //
 // The DoFn is serialized with the pipeline, so Options and SectionSize travel to the
 // workers; the DoFn type must be registered (beam/register), as every DoFn must be for
@@ -83,14 +91,27 @@ type Sections struct {
 	SectionSize int64 // bytes per initial section; 0 means DefaultSectionSize
 }
 
-// CreateInitialRestriction returns [0, size) for a file that can be read in sections and
-// [-1, 0), the whole file in one piece, for any other. It opens the file to find out; a
-// file it cannot open is given the whole-file restriction, and Each reports the error.
+// CreateInitialRestriction returns [0, size) for a file that can be read in sections (its
+// text size for a compressed file with an index) and [-1, 0), the whole file in one
+// piece, for any other. It opens the file to find out; a file it cannot open is given the
+// whole-file restriction, and Each reports the error.
 func (s Sections) CreateInitialRestriction(ctx context.Context, file fileio.ReadableFile) offsetrange.Restriction {
-	if objstore.IsObjectURI(file.Metadata.Path) {
-		if gzipName(file.Metadata.Path) {
+	path := file.Metadata.Path
+	if s.decompresses(path) {
+		ti, closer, err := s.textIndex(ctx, file)
+		if closer != nil {
+			closer.Close()
+		}
+		switch {
+		case err != nil:
+			return wholeFile
+		case ti != nil && splittable(bytes.NewReader(nil), textOptions(s.Options)):
+			return offsetrange.Restriction{Start: 0, End: ti.Size()}
+		case ti != nil || gzipName(path):
 			return wholeFile
 		}
+	}
+	if objstore.IsObjectURI(path) {
 		obj, err := openObject(ctx, file)
 		if err != nil {
 			return wholeFile
@@ -114,6 +135,31 @@ func (s Sections) CreateInitialRestriction(ctx context.Context, file fileio.Read
 	return offsetrange.Restriction{Start: 0, End: file.Metadata.Size}
 }
 
+// textOptions are the options of a read of a compressed file's text through its index:
+// the text is decompressed already.
+func textOptions(opt linereader.Options) linereader.Options {
+	opt.Decompress = false
+	return opt
+}
+
+// textIndex returns the index of the text of a compressed file, or nil when it has none,
+// and what to close: the local file it opened (nil for an object, and when it fails).
+func (s Sections) textIndex(ctx context.Context, file fileio.ReadableFile) (*textIndex, io.Closer, error) {
+	if !objstore.IsObjectURI(file.Metadata.Path) {
+		ti, rc, err := localIndex(ctx, file)
+		if rc == nil {
+			return ti, nil, err
+		}
+		return ti, rc, err
+	}
+	obj, err := openObject(ctx, file)
+	if err != nil {
+		return nil, nil, err
+	}
+	ti, err := objectIndex(ctx, obj)
+	return ti, nil, err
+}
+
 // splittable asks the library whether the options (and the data, for options that look at
 // it) allow the file to be read in sections: an empty section at the start reports
 // linereader.ErrNotSplittable where they do not. Any other error (invalid options) is left
@@ -135,7 +181,38 @@ func (s Sections) SplitRestriction(file fileio.ReadableFile, rest offsetrange.Re
 	if size <= 0 {
 		size = DefaultSectionSize
 	}
+	if s.decompresses(file.Metadata.Path) {
+		// A compressed file's text: cut at its access points (the index was found for
+		// the initial restriction, by this worker).
+		if ti, closer, err := s.textIndex(context.Background(), file); err == nil && ti != nil {
+			if closer != nil {
+				closer.Close()
+			}
+			return cutAt(rest, ti.cuts(rest.Start, rest.End, size, sepLen(s.Options)))
+		} else if closer != nil {
+			closer.Close()
+		}
+	}
 	return rest.SizedSplits(size)
+}
+
+// sepLen is the length of the options' separator, which a section reads before its start.
+func sepLen(opt linereader.Options) int64 {
+	if len(opt.Sep) == 0 {
+		return 1 // "\n"
+	}
+	return int64(len(opt.Sep))
+}
+
+// cutAt cuts rest at the offsets cuts (ascending, inside it).
+func cutAt(rest offsetrange.Restriction, cuts []int64) []offsetrange.Restriction {
+	var out []offsetrange.Restriction
+	start := rest.Start
+	for _, c := range cuts {
+		out = append(out, offsetrange.Restriction{Start: start, End: c})
+		start = c
+	}
+	return append(out, offsetrange.Restriction{Start: start, End: rest.End})
 }
 
 // RestrictionSize is the number of bytes of the restriction, the file's size for the
@@ -181,6 +258,12 @@ func (s Sections) Each(ctx context.Context, rt *sdf.LockRTracker, file fileio.Re
 // object, or the whole of it read sequentially.
 func (s Sections) open(ctx context.Context, rest offsetrange.Restriction, file fileio.ReadableFile) (*linereader.Reader, io.Closer, error) {
 	path := file.Metadata.Path
+	if !whole(rest) && s.decompresses(path) {
+		r, closer, err := s.openText(ctx, rest, file)
+		if r != nil || err != nil {
+			return r, closer, err
+		}
+	}
 	if objstore.IsObjectURI(path) {
 		obj, err := openObject(ctx, file)
 		if err != nil {
@@ -213,6 +296,55 @@ func (s Sections) open(ctx context.Context, rest offsetrange.Restriction, file f
 		return nil, nil, fmt.Errorf("foreachio: %s: cannot read byte range [%d, %d): its filesystem gives no io.ReaderAt", path, rest.Start, rest.End)
 	}
 	return linereader.NewSection(ra, rest.Start, rest.End, s.Options), rc, nil
+}
+
+// openText returns the reader of a section of a compressed file's text, through its
+// index, or nil when the file has no index (it is plain text read with Decompress, or the
+// index is gone: see Each).
+func (s Sections) openText(ctx context.Context, rest offsetrange.Restriction, file fileio.ReadableFile) (*linereader.Reader, io.Closer, error) {
+	path := file.Metadata.Path
+	ti, closer, err := s.textIndex(ctx, file)
+	if err != nil {
+		if objstore.IsObjectURI(path) {
+			return nil, nil, fmt.Errorf("foreachio: %w", err) // it names the object
+		}
+		return nil, nil, fmt.Errorf("foreachio: %s: %w", path, unwrapPath(err))
+	}
+	if ti == nil {
+		if closer != nil {
+			closer.Close()
+		}
+		if gzipName(path) {
+			return nil, nil, fmt.Errorf("foreachio: %s: the file was cut into sections of its text, which its index gave, and it has no index now", path)
+		}
+		return nil, nil, nil // plain text with Decompress: read as it is
+	}
+	opt := textOptions(s.Options)
+	if closer != nil { // a local file
+		text := ti.ix.ReaderAt(closer.(io.ReaderAt))
+		return linereader.NewSection(text, rest.Start, rest.End, opt), closer, nil
+	}
+	obj, err := openObject(ctx, file)
+	if err != nil {
+		return nil, nil, fmt.Errorf("foreachio: %w", err)
+	}
+	// The last record's reads go on past the section's end, a BufferSize of text at a
+	// time: the GETs stop where the first such read ends.
+	buf := int64(opt.BufferSize)
+	if buf <= 0 {
+		buf = linereader.DefaultBufferSize
+	}
+	src := &compressedSource{ctx: ctx, obj: obj, end: ti.compressedEnd(rest.End + buf)}
+	return linereader.NewSection(ti.ix.ReaderAt(src), rest.Start, rest.End, opt), io.NopCloser(nil), nil
+}
+
+// unwrapPath returns the error a *fs.PathError wraps: its message repeats the path.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // each yields the records of r, claiming each before fn sees it.

@@ -79,6 +79,10 @@ func Open(ctx context.Context, uri string) (*Object, error) {
 	return &Object{Info: info, st: st, bucket: bucket, key: key, version: version, received: new(atomic.Int64)}, nil
 }
 
+// Version is the version of the object every read asks for, as the store names it (an S3
+// ETag, a GCS generation in decimal): with the URI, what identifies the object's bytes.
+func (o *Object) Version() string { return o.version }
+
 // BytesReceived is the number of bytes read so far from the store's responses for this
 // object, by every Reader and every NewStream.
 func (o *Object) BytesReceived() int64 { return o.received.Load() }

@@ -1,0 +1,163 @@
+package foreachio
+
+import (
+	"encoding/binary"
+	"io"
+	"sort"
+)
+
+// BGZF's structure is a chain of member headers, each giving the member's size: a scan
+// reads a few dozen bytes per member, 64 KiB of text. zindex.FromStructure reads the file
+// through windows of 256 KiB (on a disk, a few large reads beat a read per member), which
+// over an object store would be the whole object once more. bgzfHeaders follows the
+// chain with one small ranged read per member and gives FromStructure those bytes alone.
+
+// Bytes read around each member boundary: the ISIZE that ends the member before it and
+// the next header with a BC subfield, which BGZF writes as the only one (12 + 6 bytes);
+// longer extra fields take one read more.
+const (
+	bgzfBefore = 4
+	bgzfAfter  = 64
+	// idBytes is what zindex reads at each end of a file to identify it (its digests).
+	idBytes = 64 << 10
+	// maxExtra is the most of a member's extra field that the scan looks at
+	// (internal/blockz's maxPeek).
+	maxExtra = 1024
+)
+
+// headerBytes is a file of which only some ranges were read, the rest zero: the ranges a
+// scan of the file's structure looks at. Reading elsewhere gives zeros, which no header
+// is made of.
+type headerBytes struct {
+	size int64
+	// frags are the ranges read, sorted by offset, disjoint.
+	frags []fragment
+}
+
+type fragment struct {
+	off int64
+	b   []byte
+}
+
+func (h *headerBytes) ReadAt(p []byte, off int64) (int, error) {
+	if off >= h.size {
+		return 0, io.EOF
+	}
+	n := int(min(int64(len(p)), h.size-off))
+	clear(p[:n])
+	end := off + int64(n)
+	i := sort.Search(len(h.frags), func(i int) bool { return h.frags[i].off+int64(len(h.frags[i].b)) > off })
+	for ; i < len(h.frags) && h.frags[i].off < end; i++ {
+		f := h.frags[i]
+		lo, hi := max(off, f.off), min(end, f.off+int64(len(f.b)))
+		copy(p[lo-off:hi-off], f.b[lo-f.off:hi-f.off])
+	}
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// bytes returns the n bytes at off (fewer at the end of the file), reading from ra the
+// range [off-before, off+max(n, after)) first unless one fragment holds them.
+func (h *headerBytes) bytes(ra io.ReaderAt, off int64, n, before, after int) ([]byte, error) {
+	n = int(min(int64(n), h.size-off))
+	i := sort.Search(len(h.frags), func(i int) bool { return h.frags[i].off+int64(len(h.frags[i].b)) >= off+int64(n) })
+	if i < len(h.frags) && h.frags[i].off <= off {
+		f := h.frags[i]
+		return f.b[off-f.off:][:n], nil
+	}
+	lo := max(0, off-int64(before))
+	hi := min(h.size, off+int64(max(n, after)))
+	b := make([]byte, hi-lo)
+	if k, err := ra.ReadAt(b, lo); k < len(b) {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF // the object is shorter than its size
+		}
+		return nil, err
+	}
+	h.add(fragment{lo, b})
+	return b[off-lo:][:n], nil
+}
+
+// add puts f among the fragments, merged with those it overlaps or touches, so that
+// they stay sorted and disjoint.
+func (h *headerBytes) add(f fragment) {
+	fend := f.off + int64(len(f.b))
+	i := sort.Search(len(h.frags), func(i int) bool { return h.frags[i].off+int64(len(h.frags[i].b)) >= f.off })
+	j := i
+	lo, hi := f.off, fend
+	for ; j < len(h.frags) && h.frags[j].off <= fend; j++ {
+		lo, hi = min(lo, h.frags[j].off), max(hi, h.frags[j].off+int64(len(h.frags[j].b)))
+	}
+	if j > i {
+		b := make([]byte, hi-lo)
+		for _, g := range h.frags[i:j] {
+			copy(b[g.off-lo:], g.b)
+		}
+		copy(b[f.off-lo:], f.b)
+		f = fragment{lo, b}
+	}
+	h.frags = append(h.frags[:i], append([]fragment{f}, h.frags[j:]...)...)
+}
+
+// bgzfHeaders returns the bytes of ra[0:size) that a scan of its BGZF structure reads:
+// its first and last 64 KiB, every member's header and ISIZE. It returns nil when the
+// members do not reach the end of the file, or reach it only through more than 64 KiB
+// that is not a member (zero padding a scan would accept, or a plain gzip member): the
+// file is then not indexed by its structure, or not without reading that much.
+func bgzfHeaders(ra io.ReaderAt, size int64) (*headerBytes, error) {
+	h := &headerBytes{size: size}
+	for _, off := range []int64{0, size - min(size, idBytes)} {
+		if _, err := h.bytes(ra, off, int(min(size, idBytes)), 0, 0); err != nil {
+			return nil, err
+		}
+	}
+	off := int64(0)
+	for off < size {
+		length, err := h.member(ra, off)
+		if err != nil {
+			return nil, err
+		}
+		if length == 0 {
+			break
+		}
+		if _, err := h.bytes(ra, off+length-4, 4, 0, bgzfBefore+bgzfAfter); err != nil {
+			return nil, err
+		}
+		off += length
+	}
+	if off == 0 || size-off > idBytes {
+		return nil, nil // the rest, if any, is in the last 64 KiB read
+	}
+	return h, nil
+}
+
+// member returns the length of the BGZF member at off, from its header, or 0 when there
+// is none there.
+func (h *headerBytes) member(ra io.ReaderAt, off int64) (int64, error) {
+	b, err := h.bytes(ra, off, 12, bgzfBefore, bgzfAfter)
+	if err != nil || len(b) < 12 || b[0] != 0x1f || b[1] != 0x8b || b[2] != 8 || b[3]&0x04 == 0 {
+		return 0, err
+	}
+	xlen := int(binary.LittleEndian.Uint16(b[10:]))
+	extra, err := h.bytes(ra, off+12, min(xlen, maxExtra), 0, 0)
+	if err != nil {
+		return 0, err
+	}
+	for len(extra) >= 4 {
+		slen := int(binary.LittleEndian.Uint16(extra[2:]))
+		if slen > len(extra)-4 {
+			break
+		}
+		if extra[0] == 'B' && extra[1] == 'C' && slen == 2 {
+			length := int64(binary.LittleEndian.Uint16(extra[4:])) + 1
+			if off+length > h.size || length < int64(12+xlen+10) {
+				return 0, nil
+			}
+			return length, nil
+		}
+		extra = extra[4+slen:]
+	}
+	return 0, nil
+}
