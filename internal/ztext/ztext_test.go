@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	kgzip "github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/foreachio/foreach/internal/corpus"
