@@ -102,33 +102,46 @@ func (h *headerBytes) add(f fragment) {
 }
 
 // bgzfHeaders returns the bytes of ra[0:size) that a scan of its BGZF structure reads:
-// its first and last 64 KiB, every member's header and ISIZE. It returns nil when the
+// its first and last 64 KiB, every member's header and ISIZE, and the text size the
+// ISIZEs add up to. It returns nil when the
 // members do not reach the end of the file, or reach it only through more than 64 KiB
 // that is not a member (zero padding a scan would accept, or a plain gzip member): the
 // file is then not indexed by its structure, or not without reading that much.
-func bgzfHeaders(ra io.ReaderAt, size int64) (*headerBytes, error) {
+func bgzfHeaders(ra io.ReaderAt, size int64) (*headerBytes, int64, error) {
+	h, err := fileEnds(ra, size)
+	if err != nil {
+		return nil, 0, err
+	}
+	off, total := int64(0), int64(0)
+	for off < size {
+		length, err := h.member(ra, off)
+		if err != nil {
+			return nil, 0, err
+		}
+		if length == 0 {
+			break
+		}
+		isize, err := h.bytes(ra, off+length-4, 4, 0, bgzfBefore+bgzfAfter)
+		if err != nil || len(isize) < 4 {
+			return nil, 0, err
+		}
+		total += int64(binary.LittleEndian.Uint32(isize))
+		off += length
+	}
+	if off == 0 || size-off > idBytes {
+		return nil, 0, nil // the rest, if any, is in the last 64 KiB read
+	}
+	return h, total, nil
+}
+
+// fileEnds returns the headerBytes of ra[0:size) with its first and last 64 KiB read:
+// what zindex reads to identify a file, and where a scan starts.
+func fileEnds(ra io.ReaderAt, size int64) (*headerBytes, error) {
 	h := &headerBytes{size: size}
 	for _, off := range []int64{0, size - min(size, idBytes)} {
 		if _, err := h.bytes(ra, off, int(min(size, idBytes)), 0, 0); err != nil {
 			return nil, err
 		}
-	}
-	off := int64(0)
-	for off < size {
-		length, err := h.member(ra, off)
-		if err != nil {
-			return nil, err
-		}
-		if length == 0 {
-			break
-		}
-		if _, err := h.bytes(ra, off+length-4, 4, 0, bgzfBefore+bgzfAfter); err != nil {
-			return nil, err
-		}
-		off += length
-	}
-	if off == 0 || size-off > idBytes {
-		return nil, nil // the rest, if any, is in the last 64 KiB read
 	}
 	return h, nil
 }
@@ -160,4 +173,110 @@ func (h *headerBytes) member(ra io.ReaderAt, off int64) (int64, error) {
 		extra = extra[4+slen:]
 	}
 	return 0, nil
+}
+
+// zstd's frames are found by walking their blocks' headers (a frame's compressed size is
+// in no header), at most 128 KiB of text apart.
+const (
+	zstdMagic     = 0xFD2FB528
+	zstdSkippable = 0x184D2A50 // the low 4 bits are free
+	zstdAround    = 32         // bytes read at a frame's or a block's start
+	seekableMagic = 0x8F92EAB1 // ends the seekable format's seek table
+)
+
+// zstdHeaders returns the bytes of ra[0:size) that a scan of its zstd frames reads: its
+// first and last 64 KiB, the seek table when the file ends with one, every frame's
+// header and every block's, and the text size the frames' content sizes add up to. It
+// returns nil (and the caller scans the file itself) for a frame without a content size
+// and for what the walk does not follow.
+func zstdHeaders(ra io.ReaderAt, size int64) (*headerBytes, int64, error) {
+	h, err := fileEnds(ra, size)
+	if err != nil {
+		return nil, 0, err
+	}
+	if foot, err := h.bytes(ra, size-min(size, 9), 9, 0, 0); err != nil {
+		return nil, 0, err
+	} else if len(foot) == 9 && binary.LittleEndian.Uint32(foot[5:]) == seekableMagic {
+		table := 9 + 12*int64(binary.LittleEndian.Uint32(foot)) + 8
+		if _, err := h.bytes(ra, size-min(size, table), int(min(size, table)), 0, 0); err != nil {
+			return nil, 0, err
+		}
+	}
+	off, total := int64(0), int64(0)
+	for off < size {
+		b, err := h.bytes(ra, off, 8, 0, zstdAround)
+		if err != nil || len(b) < 8 {
+			return nil, 0, err
+		}
+		switch magic := binary.LittleEndian.Uint32(b); {
+		case magic&0xfffffff0 == zstdSkippable:
+			off += 8 + int64(binary.LittleEndian.Uint32(b[4:]))
+			continue
+		case magic != zstdMagic:
+			return nil, 0, nil
+		}
+		end, content, err := h.zstdFrame(ra, off)
+		if err != nil || end < 0 {
+			return nil, 0, err
+		}
+		off, total = end, total+content
+	}
+	return h, total, nil
+}
+
+// zstdFrame walks the frame at off: the offset after it and its content size, or -1 for
+// a frame the walk does not follow (no content size, a reserved bit or block type).
+func (h *headerBytes) zstdFrame(ra io.ReaderAt, off int64) (int64, int64, error) {
+	b, err := h.bytes(ra, off, 4+14, 0, zstdAround)
+	if err != nil || len(b) < 5 {
+		return -1, 0, err
+	}
+	fhd := b[4]
+	single := fhd&0x20 != 0
+	fcsLen := []int{0, 2, 4, 8}[fhd>>6]
+	if fcsLen == 0 && single {
+		fcsLen = 1
+	}
+	if fhd&0x08 != 0 || fcsLen == 0 {
+		return -1, 0, nil
+	}
+	n := 5 + []int{0, 1, 2, 4}[fhd&3]
+	if !single {
+		n++
+	}
+	if len(b) < n+fcsLen {
+		return -1, 0, nil
+	}
+	var fcs [8]byte
+	copy(fcs[:], b[n:n+fcsLen])
+	content := int64(binary.LittleEndian.Uint64(fcs[:]))
+	if fcsLen == 2 {
+		content += 256
+	}
+	pos := off + int64(n+fcsLen)
+	for {
+		bh, err := h.bytes(ra, pos, 3, 0, zstdAround)
+		if err != nil || len(bh) < 3 {
+			return -1, 0, err
+		}
+		v := uint32(bh[0]) | uint32(bh[1])<<8 | uint32(bh[2])<<16
+		length := int64(v >> 3)
+		switch (v >> 1) & 3 {
+		case 1: // RLE: one byte repeated
+			length = 1
+		case 3:
+			return -1, 0, nil
+		}
+		pos += 3 + length
+		if v&1 != 0 {
+			break
+		}
+	}
+	if fhd&0x04 != 0 {
+		pos += 4 // the content checksum
+	}
+	if pos > h.size {
+		return -1, 0, nil
+	}
+	return pos, content, nil
 }

@@ -288,16 +288,36 @@ func objectIndex(ctx context.Context, obj *objstore.Object) (*textIndex, error) 
 			!errors.Is(err, zindex.ErrCorrupt) && !errors.Is(err, zindex.ErrVersion) {
 			return nil, err
 		}
-		var scan io.ReaderAt = exact
-		if decompress.FormatAt(io.NewSectionReader(exact, 0, obj.Size)) == decompress.Gzip {
-			h, err := bgzfHeaders(exact, obj.Size)
-			if h == nil || err != nil {
-				return nil, err // not BGZF: a gzip member is decoded from its start
-			}
-			scan = h
-		}
-		return structureIndex(exact, scan, obj.Size)
+		return objectStructure(exact, obj.Size)
 	})
+}
+
+// objectStructure returns the index the structure of an object gives, or nil. BGZF and
+// zstd frames are scanned over the bytes of their headers alone (bgzfHeaders,
+// zstdHeaders), each read by a small ranged GET, since the scan over the object itself
+// reads it in windows; an index made so must have the text size the headers add up to,
+// else (a header the walk does not read as the scan does) the object is scanned whole.
+func objectStructure(exact io.ReaderAt, size int64) (*textIndex, error) {
+	var h *headerBytes
+	var total int64
+	var err error
+	switch decompress.FormatAt(io.NewSectionReader(exact, 0, size)) {
+	case decompress.Gzip:
+		if h, total, err = bgzfHeaders(exact, size); h == nil || err != nil {
+			return nil, err // not BGZF: a gzip member is decoded from its start
+		}
+	case decompress.Zstd:
+		if h, total, err = zstdHeaders(exact, size); err != nil {
+			return nil, err
+		}
+	}
+	if h != nil {
+		ti, err := structureIndex(exact, h, size)
+		if err != nil || ti == nil || ti.Size() == total {
+			return ti, err
+		}
+	}
+	return structureIndex(exact, exact, size)
 }
 
 // loadObjectIndex reads the NAME.zidx object beside obj and checks it against obj.
