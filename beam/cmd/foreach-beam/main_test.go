@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"compress/gzip"
+	"encoding/binary"
 	"fmt"
 	"maps"
 	"os"
@@ -245,6 +246,9 @@ func TestJobReadsObjects(t *testing.T) {
 		}
 		uris = append(uris, s.Put(t, "b", "logs/tall.txt.gz", gz.Bytes()))
 		local = append(local, paths[0])
+		// BGZF, cut in sections of its text at its members by the job.
+		uris = append(uris, s.Put(t, "b", "logs/tall.bgzf.gz", bgzf(t, []byte(readFile(t, paths[0])), 4<<10)))
+		local = append(local, paths[0])
 
 		prefix := filepath.Join(t.TempDir(), "run")
 		code, stdout, stderr := runJob(t, "--input", s.Scheme+"://b/logs/*", "--output", prefix, "--section-size", "64KiB")
@@ -343,5 +347,29 @@ func TestJobObjectCutResponsesGCS(t *testing.T) {
 	// Two sections of 256 KiB windows, each cut every 64 KiB: 3 more requests a section.
 	if requests[1] < requests[0]+5 {
 		t.Errorf("%d requests with cuts, %d without: the responses were not cut", requests[1], requests[0])
+	}
+}
+
+// bgzf compresses text as bgzip does: gzip members of at most block bytes of text, each
+// with the BC subfield giving its size, and the empty member that ends the file.
+func bgzf(t *testing.T, text []byte, block int) []byte {
+	var out bytes.Buffer
+	for rest := text; ; rest = rest[min(block, len(rest)):] {
+		var m bytes.Buffer
+		w, err := gzip.NewWriterLevel(&m, 6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Header.Extra = []byte{'B', 'C', 2, 0, 0, 0}
+		w.Write(rest[:min(block, len(rest))])
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		b := m.Bytes()
+		binary.LittleEndian.PutUint16(b[16:], uint16(len(b)-1))
+		out.Write(b)
+		if len(rest) == 0 {
+			return out.Bytes()
+		}
 	}
 }
