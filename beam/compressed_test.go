@@ -360,11 +360,11 @@ func TestCompressedSectionsOnPrism(t *testing.T) {
 // scan's windows: the whole object); the sections' bytes stay within 1.05 times the
 // object plus, per section, what it reads past its end.
 func TestCompressedObjects(t *testing.T) {
-	text := mixedText(t, 40000)
+	text := mixedText(t, 20000)
 	for _, start := range []func(testing.TB) *fakestore.Server{fakestore.S3, fakestore.GCS} {
 		srv := start(t)
 		srv.Bucket(t, "b")
-		for _, c := range compressedCases(t, text, 64<<10, 1<<20) {
+		for _, c := range compressedCases(t, text, 64<<10, 512<<10) {
 			t.Run(srv.Scheme+"/"+c.name, func(t *testing.T) {
 				uri := srv.Put(t, "b", c.name, c.data)
 				if c.zidx != nil {
@@ -380,7 +380,7 @@ func TestCompressedObjects(t *testing.T) {
 					// object.
 					scan += size
 				}
-				for i, k := range []int64{1, 4, 16} {
+				for i, k := range []int64{1, 4, 12} {
 					before := srv.Sent.Load()
 					sec := foreachio.Sections{Options: c.opt, SectionSize: int64(len(text))/k + 1}
 					rests := sec.SplitRestriction(file, sec.CreateInitialRestriction(context.Background(), file))
@@ -416,9 +416,9 @@ func TestCompressedObjects(t *testing.T) {
 }
 
 // pieceBytes is about the compressed size of one of the pieces (or spans) of c, of the
-// objects test (BGZF members of 64 KiB of text, the others' pieces of 1 MiB).
+// objects test (BGZF members of 64 KiB of text, the others' pieces of 512 KiB).
 func pieceBytes(c compressedCase, size int64, text int) int64 {
-	piece := int64(1 << 20)
+	piece := int64(512 << 10)
 	if c.name == "bgzf.gz" {
 		piece = 64 << 10
 	}
