@@ -108,8 +108,11 @@ func (h *headerBytes) add(f fragment) {
 // that is not a member (zero padding a scan would accept, or a plain gzip member): the
 // file is then not indexed by its structure, or not without reading that much.
 func bgzfHeaders(ra io.ReaderAt, size int64) (*headerBytes, int64, error) {
-	h, err := fileEnds(ra, size)
-	if err != nil {
+	h := &headerBytes{size: size}
+	if length, err := h.member(ra, 0); err != nil || length == 0 {
+		return nil, 0, err // a plain gzip member: not worth reading the ends for
+	}
+	if err := h.readEnds(ra); err != nil {
 		return nil, 0, err
 	}
 	off, total := int64(0), int64(0)
@@ -134,16 +137,15 @@ func bgzfHeaders(ra io.ReaderAt, size int64) (*headerBytes, int64, error) {
 	return h, total, nil
 }
 
-// fileEnds returns the headerBytes of ra[0:size) with its first and last 64 KiB read:
-// what zindex reads to identify a file, and where a scan starts.
-func fileEnds(ra io.ReaderAt, size int64) (*headerBytes, error) {
-	h := &headerBytes{size: size}
-	for _, off := range []int64{0, size - min(size, idBytes)} {
-		if _, err := h.bytes(ra, off, int(min(size, idBytes)), 0, 0); err != nil {
-			return nil, err
+// readEnds reads the file's first and last 64 KiB: what zindex reads to identify a file,
+// and where a scan starts.
+func (h *headerBytes) readEnds(ra io.ReaderAt) error {
+	for _, off := range []int64{0, h.size - min(h.size, idBytes)} {
+		if _, err := h.bytes(ra, off, int(min(h.size, idBytes)), 0, 0); err != nil {
+			return err
 		}
 	}
-	return h, nil
+	return nil
 }
 
 // member returns the length of the BGZF member at off, from its header, or 0 when there
@@ -190,8 +192,8 @@ const (
 // returns nil (and the caller scans the file itself) for a frame without a content size
 // and for what the walk does not follow.
 func zstdHeaders(ra io.ReaderAt, size int64) (*headerBytes, int64, error) {
-	h, err := fileEnds(ra, size)
-	if err != nil {
+	h := &headerBytes{size: size}
+	if err := h.readEnds(ra); err != nil {
 		return nil, 0, err
 	}
 	if foot, err := h.bytes(ra, size-min(size, 9), 9, 0, 0); err != nil {

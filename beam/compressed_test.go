@@ -424,3 +424,36 @@ func pieceBytes(c compressedCase, size int64, text int) int64 {
 	}
 	return size * piece / int64(text)
 }
+
+// A compressed object without an index is read whole, by one GET of the object, after a
+// look at its first bytes.
+func TestCompressedObjectsWithoutIndexReadWhole(t *testing.T) {
+	text := mixedText(t, 3000)
+	gz := gzipOf(t, text)
+	for _, start := range []func(testing.TB) *fakestore.Server{fakestore.S3, fakestore.GCS} {
+		srv := start(t)
+		srv.Bucket(t, "b")
+		uri := srv.Put(t, "b", "plain.gz", gz)
+		file := fileio.ReadableFile{Metadata: fileio.FileMetadata{Path: uri, Size: int64(len(gz))}}
+		sec := foreachio.Sections{SectionSize: 1000}
+		before := srv.Sent.Load()
+		rest := sec.CreateInitialRestriction(context.Background(), file)
+		if rest != (offsetrange.Restriction{Start: -1, End: 0}) {
+			t.Fatalf("%s: initial restriction %v, want the whole file", uri, rest)
+		}
+		if made := srv.Sent.Load() - before; made > 4<<10 {
+			t.Fatalf("%s: %d bytes sent to find that a gzip member has no index", uri, made)
+		}
+		want, _ := sequential(t, uri, text, linereader.Options{})
+		sp := &splitter{t: t, sec: sec, file: file, k: -1, max: len(want)}
+		before = srv.Sent.Load()
+		sp.process(rest)
+		if len(sp.got) != len(want) {
+			t.Fatalf("%s: %d records, want %d", uri, len(sp.got), len(want))
+		}
+		// GCS's answer to the look-up of the object (its metadata) is about 500 bytes.
+		if sent := srv.Sent.Load() - before; sent < int64(len(gz)) || sent > int64(len(gz))+1<<10 {
+			t.Fatalf("%s: %d bytes sent to read it whole, want its %d", uri, sent, len(gz))
+		}
+	}
+}
