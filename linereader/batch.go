@@ -26,12 +26,13 @@ const (
 func (r *Reader) Batches() iter.Seq[[][]byte] {
 	return func(yield func([][]byte) bool) {
 		avg := 64
-		batch := r.e.batch
-		if r.e.back != nil {
-			batch = r.e.back.batch
-		}
 		for {
-			b := batch(&avg)
+			var b [][]byte
+			if r.e.back != nil { // a direct call: a method value costs the forward loop
+				b = r.e.back.batch(&avg)
+			} else {
+				b = r.e.batch(&avg)
+			}
 			if b == nil || !yield(b) {
 				return
 			}
