@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"iter"
 	"sort"
 )
 
@@ -149,53 +148,17 @@ func (b *backward) take(k int) (s, end int) {
 	return s, end
 }
 
-// records is the loop of Lines (owned) and Views over a backward Reader: the short path
-// inline, as forward.
-func (b *backward) records(owned bool) iter.Seq[[]byte] {
-	return func(yield func([]byte) bool) {
-		c := b.c
-		for {
-			var rec []byte
-			if k := b.k - 1; k >= 0 && b.fast {
-				s, end := b.take(k)
-				rec = c.data[s:end:end]
-				if owned {
-					rec = clone(rec)
-				}
-			} else {
-				if !b.advance(false) {
-					return
-				}
-				rec = c.view()
-				if owned {
-					rec = c.line()
-				}
-			}
-			if !yield(rec) {
-				return
-			}
-		}
+// after is the slow step of the loop of Lines and Views over a backward Reader (the
+// short path is in the loop, Reader.records): the record before the last one yielded,
+// borrowed or (owned) copied; false at the end.
+func (b *backward) after(owned bool) ([]byte, bool) {
+	if !b.advance(false) {
+		return nil, false
 	}
-}
-
-// runs is the loop of Runs over a backward Reader: the records whose starts are already
-// found (those of a searched chunk) copied last first, back to back, into one reused
-// buffer, so that passing records on in reverse (tac) costs a copy per record and no
-// call; other records one at a time, as pieces does.
-func (b *backward) runs() iter.Seq[[]byte] {
-	return func(yield func([]byte) bool) {
-		for {
-			if run := b.run(); run != nil {
-				if !yield(run) {
-					return
-				}
-				continue
-			}
-			if !b.advance(true) || !yield(b.c.view()) {
-				return
-			}
-		}
+	if owned {
+		return b.c.line(), true
 	}
+	return b.c.view(), true
 }
 
 // run takes, at once, every record whose start is a boundary already found, last first,
@@ -234,18 +197,6 @@ func (b *backward) run() []byte {
 	c.big, b.runBuf = run, run
 	b.fast = false // until advance lets go of big
 	return run
-}
-
-// pieces is the loop of Pieces over a backward Reader: whole records, but for a long
-// record, which comes in pieces.
-func (b *backward) pieces() iter.Seq[[]byte] {
-	return func(yield func([]byte) bool) {
-		for b.advance(true) {
-			if !yield(b.c.view()) {
-				return
-			}
-		}
-	}
 }
 
 // advance moves to the record before the last one yielded: it ends at c.lo, and starts
