@@ -29,19 +29,9 @@ func (r *Reader) Views() iter.Seq[[]byte] { return r.records(false) }
 func (r *Reader) records(owned bool) iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
 		e := &r.e
-		for b := e.back; b != nil; {
-			rec, ok := []byte(nil), true
-			if k := b.k - 1; k >= 0 && b.fast {
-				s, end := b.take(k)
-				if rec = b.c.data[s:end:end]; owned {
-					rec = clone(rec)
-				}
-			} else if rec, ok = b.after(owned); !ok {
-				return
-			}
-			if !yield(rec) {
-				return
-			}
+		if e.back != nil {
+			e.back.records(owned, yield)
+			return
 		}
 		for {
 			var rec []byte
