@@ -392,3 +392,37 @@ func (b *backward) stats(s *Stats) {
 	s.Records = b.c.lineNo
 	s.Bytes = b.size - (b.c.base + int64(b.c.lo))
 }
+
+// runs is the loop of Runs over a backward Reader, out of line as records is: the
+// records whose starts are already found (those of a searched chunk) copied last first,
+// back to back, into one reused buffer (run), so that passing records on in reverse
+// (tac) costs a copy per record and a call per run; other records one at a time, as
+// pieces does.
+//
+//go:noinline
+func (b *backward) runs(yield func([]byte) bool) {
+	for {
+		run := b.run()
+		if run == nil {
+			if !b.advance(true) {
+				return
+			}
+			run = b.c.view()
+		}
+		if !yield(run) {
+			return
+		}
+	}
+}
+
+// pieces is the loop of Pieces over a backward Reader: whole records, but for a long
+// record, which comes in pieces.
+//
+//go:noinline
+func (b *backward) pieces(yield func([]byte) bool) {
+	for b.advance(true) {
+		if !yield(b.c.view()) {
+			return
+		}
+	}
+}
