@@ -47,6 +47,14 @@ targets="
 ./bytelist FuzzOperations
 "
 
+# deadline_race LOG: whether a failed run is Go's own race at the end of a duration
+# -fuzztime (go.dev/issue/75804, fixed in Go 1.27): the target's only failure is "context
+# deadline exceeded", and no failing input was written. CI uses a count (Nx) instead,
+# which has no deadline to race.
+deadline_race() {
+	grep -q '^    context deadline exceeded$' "$1" && ! grep -qE 'Failing input written to|panic:' "$1"
+}
+
 commit="$(git rev-parse --short=12 HEAD)"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
@@ -59,9 +67,13 @@ while read -r pkg target; do
 	echo "--- $pkg $target ($fuzztime)"
 	status=PASS
 	if ! go test -run '^$' -fuzz "^$target\$" -fuzztime "$fuzztime" "$pkg" >"$log" 2>&1; then
-		status="FAIL: $(grep -m1 -E 'Failing input written to|panic:|--- FAIL' "$log" | sed 's/^[[:space:]]*//')"
-		failed=1
-		cat "$log"
+		if deadline_race "$log"; then
+			status="PASS (ended by Go's fuzztime deadline race, go.dev/issue/75804: no failing input)"
+		else
+			status="FAIL: $(grep -m1 -E 'Failing input written to|panic:|--- FAIL' "$log" | sed 's/^[[:space:]]*//')"
+			failed=1
+			cat "$log"
+		fi
 	fi
 	# The last progress line: "fuzz: elapsed: 2m0s, execs: 123 (1/sec), new interesting: 4 (total: 9)".
 	progress="$(grep -E '^fuzz: elapsed:' "$log" | tail -n1)"
