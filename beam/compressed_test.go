@@ -3,9 +3,7 @@ package foreachio_test
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
-	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
@@ -19,62 +17,14 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
-	"github.com/klauspost/compress/zstd"
 
 	foreachio "github.com/foreachio/foreach/beam"
 	"github.com/foreachio/foreach/beam/internal/fakestore"
 	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/zfixtures"
 	"github.com/foreachio/foreach/linereader"
 	"github.com/foreachio/foreach/zindex"
 )
-
-// bgzfOf compresses text as bgzip does: gzip members of at most block bytes of text, each
-// with the BC subfield giving its size, and the empty member that ends a BGZF file.
-func bgzfOf(t testing.TB, text []byte, block int) []byte {
-	t.Helper()
-	var out bytes.Buffer
-	member := func(p []byte) {
-		var m bytes.Buffer
-		w, err := gzip.NewWriterLevel(&m, 6)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Header.Extra = []byte{'B', 'C', 2, 0, 0, 0}
-		w.Header.OS = 255
-		w.Write(p)
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		b := m.Bytes()
-		binary.LittleEndian.PutUint16(b[16:], uint16(len(b)-1))
-		out.Write(b)
-	}
-	for len(text) > 0 {
-		n := min(block, len(text))
-		member(text[:n])
-		text = text[n:]
-	}
-	member(nil)
-	return out.Bytes()
-}
-
-// zstdFramesOf compresses text as zstd frames of at most block bytes of text, each with its
-// content size (pzstd's frames, without its skippable frames).
-func zstdFramesOf(t testing.TB, text []byte, block int) []byte {
-	t.Helper()
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer enc.Close()
-	var out []byte
-	for len(text) > 0 {
-		n := min(block, len(text))
-		out = enc.EncodeAll(text[:n], out)
-		text = text[n:]
-	}
-	return out
-}
 
 // xzBlocksOf compresses text with xz -T2 in blocks of block bytes, which then give their
 // sizes; it skips the test without xz.
@@ -90,18 +40,6 @@ func xzBlocksOf(t testing.TB, text []byte, block int) []byte {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// gzipOf compresses text as one gzip member.
-func gzipOf(t testing.TB, text []byte) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	w := gzip.NewWriter(&b)
-	w.Write(text)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
 }
 
 // zidxOf is the bytes of the index of a gzip file, made by decoding it, with an access
@@ -132,22 +70,22 @@ type compressedCase struct {
 // member bytes of text), zstd frames and xz blocks of piece bytes of text (read with
 // Decompress).
 func compressedCases(t testing.TB, text []byte, member, piece int) []compressedCase {
-	gz := gzipOf(t, text)
+	gz := zfixtures.Gzip(text)
 	zidx := zidxOf(t, gz, int64(piece))
 	if ix, err := zindex.Read(bytes.NewReader(zidx)); err != nil || ix.Points() < 3 {
 		// Too short for a deflate block boundary every piece bytes: gzip members of
 		// piece bytes each, whose starts are access points.
 		gz = nil
 		for rest := text; len(rest) > 0; rest = rest[min(piece, len(rest)):] {
-			gz = append(gz, gzipOf(t, rest[:min(piece, len(rest))])...)
+			gz = append(gz, zfixtures.Gzip(rest[:min(piece, len(rest))])...)
 		}
 		zidx = zidxOf(t, gz, int64(piece))
 	}
 	dec := linereader.Options{Decompress: true}
 	return []compressedCase{
 		{"indexed.gz", gz, zidx, linereader.Options{}},
-		{"bgzf.gz", bgzfOf(t, text, member), nil, linereader.Options{}},
-		{"frames.zst", zstdFramesOf(t, text, piece), nil, dec},
+		{"bgzf.gz", zfixtures.BGZF(text, member), nil, linereader.Options{}},
+		{"frames.zst", zfixtures.Zstd(t, text, piece, true), nil, dec},
 		{"blocks.xz", xzBlocksOf(t, text, piece), nil, dec},
 	}
 }
@@ -231,10 +169,10 @@ func fileIndex(t testing.TB, path string, c compressedCase) *zindex.Index {
 func TestCompressedFilesReadWhole(t *testing.T) {
 	text := mixedText(t, 300)
 	dir := t.TempDir()
-	gz := gzipOf(t, text)
-	bgzf := bgzfOf(t, text, 4<<10)
+	gz := zfixtures.Gzip(text)
+	bgzf := zfixtures.BGZF(text, 4<<10)
 	stale := writeFile(t, dir, "stale.gz", gz)
-	other := gzipOf(t, append(slices.Clone(text), "one more\n"...))
+	other := zfixtures.Gzip(append(slices.Clone(text), "one more\n"...))
 	writeFile(t, dir, "stale.gz.zidx", zidxOf(t, other, 4<<10))
 	var bz []byte
 	if _, err := exec.LookPath("bzip2"); err == nil {
@@ -253,7 +191,7 @@ func TestCompressedFilesReadWhole(t *testing.T) {
 	}{
 		{"gzip without an index", writeFile(t, dir, "plain.gz", gz), linereader.Options{}, whole},
 		{"gzip with a stale index", stale, linereader.Options{}, whole},
-		{"one zstd frame", writeFile(t, dir, "one.zst", zstdFramesOf(t, text, 1<<20)), linereader.Options{Decompress: true}, whole},
+		{"one zstd frame", writeFile(t, dir, "one.zst", zfixtures.Zstd(t, text, 1<<20, true)), linereader.Options{Decompress: true}, whole},
 		{"BGZF, Paragraph", writeFile(t, dir, "para.gz", bgzf), linereader.Options{Paragraph: true}, whole},
 		{"BGZF read as bytes", writeFile(t, dir, "bgzf.data", bgzf), linereader.Options{}, offsetrange.Restriction{Start: 0, End: int64(len(bgzf))}},
 	}
@@ -429,7 +367,7 @@ func pieceBytes(c compressedCase, size int64, text int) int64 {
 // look at its first bytes.
 func TestCompressedObjectsWithoutIndexReadWhole(t *testing.T) {
 	text := mixedText(t, 3000)
-	gz := gzipOf(t, text)
+	gz := zfixtures.Gzip(text)
 	for _, start := range []func(testing.TB) *fakestore.Server{fakestore.S3, fakestore.GCS} {
 		srv := start(t)
 		srv.Bucket(t, "b")
