@@ -20,8 +20,8 @@ import (
 
 	foreachio "github.com/foreachio/foreach/beam"
 	"github.com/foreachio/foreach/beam/internal/fakestore"
-	"github.com/foreachio/foreach/internal/corpus"
-	"github.com/foreachio/foreach/internal/zfixtures"
+	"github.com/foreachio/foreach/internal/measure/corpus"
+	"github.com/foreachio/foreach/internal/testkit/zfixtures"
 	"github.com/foreachio/foreach/linereader"
 	"github.com/foreachio/foreach/zindex"
 )

@@ -9,7 +9,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 	"github.com/foreachio/foreach/zindex"
 )
 

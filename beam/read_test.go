@@ -17,7 +17,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	foreachio "github.com/foreachio/foreach/beam"
-	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 	"github.com/foreachio/foreach/linereader"
 )
 

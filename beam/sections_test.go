@@ -17,7 +17,7 @@ import (
 
 	foreachio "github.com/foreachio/foreach/beam"
 	"github.com/foreachio/foreach/beam/internal/fakestore"
-	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 	"github.com/foreachio/foreach/linereader"
 )
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures the Beam source on compressed objects cut in sections of their text (issue 40,
-# item 3): 200 MiB of text lines (internal/corpus, shape mixed: about 4 times compressible) as BGZF, as one gzip member
+# item 3): 200 MiB of text lines (internal/measure/corpus, shape mixed: about 4 times compressible) as BGZF, as one gzip member
 # with a .zidx, as zstd frames of 1 MiB and as xz -T2 -1, on the fake S3 and GCS servers, in 4 and
 # 16 sections, read one after another: the bytes the servers send to make the
 # restrictions and for the sections (against the object's size), the records checked

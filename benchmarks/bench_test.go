@@ -5,7 +5,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/foreachio/foreach/internal/contend"
+	"github.com/foreachio/foreach/internal/measure/contend"
 )
 
 // BenchmarkContenders runs each contender on each shape under go test, for profiling one

@@ -7,7 +7,7 @@
 #   tall   go run ./testdata/gen --shape tall (many short lines), SIZE bytes
 #   real   the Go distribution's .go files ($(go env GOROOT)/src/**/*.go, in path
 #          order, again from the first when they run out) concatenated to SIZE bytes
-#          and cut at the first line end past it: the recipe of internal/contend/corpora.go
+#          and cut at the first line end past it: the recipe of internal/measure/contend/corpora.go
 #
 # and for each of them:
 #

@@ -4,7 +4,7 @@
 //
 // It holds the rows the suite times (suite.go: a contender against its yardstick on one
 // shape, in alternating pairs); the contenders themselves and the corpora they read are
-// in internal/contend, which the command's foreach bench imports too. Every timed run is
+// in internal/measure/contend, which the command's foreach bench imports too. Every timed run is
 // checked against a reference computed with bytes.IndexByte before any number is kept:
 // its record count, byte total, first and last byte of every record, last record and,
 // for the hashing bodies, the FNV-1a hash of every record.
@@ -15,7 +15,7 @@
 // programs are under benchmarks/cmd. benchmarks/results/README.md says which script
 // writes which file.
 //
-//	go test ./benchmarks/ ./internal/contend/      # the rows and every contender checked on small files
+//	go test ./benchmarks/ ./internal/measure/contend/      # the rows and every contender checked on small files
 //	go run ./benchmarks/cmd/suite -size 16MiB      # a quick run, report on standard output
 //	benchmarks/run.sh                              # the full run on a clean commit, kept in benchmarks/results
 //

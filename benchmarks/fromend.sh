@@ -47,7 +47,7 @@ git archive HEAD | tar -x -C "$work/src"
 (cd "$work/src" && go build -o "$work/foreach" ./cmd/foreach && go build -o "$work/fromend" ./benchmarks/cmd/fromend)
 
 # real SIZE FILE: the Go distribution's .go files concatenated, cut at the first line end
-# past SIZE bytes (internal/contend/corpora.go's recipe).
+# past SIZE bytes (internal/measure/contend/corpora.go's recipe).
 real() {
 	python3 - "$(go env GOROOT)/src" "$1" "$2" <<'PY'
 import os, sys

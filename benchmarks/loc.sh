@@ -15,10 +15,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# What in internal/ serves only measurement (foreach bench's contenders and corpora, the
-# CPU clock of the suites) or only tests: the rest of internal/ is product.
-measurement_internal="internal/contend internal/corpus internal/cputime internal/naive"
-test_internal="internal/doclinks internal/shape internal/testfifo"
 # Top-level directories that are not product, whatever they hold.
 not_product="benchmarks scripts testdata tools beam docs"
 
@@ -31,6 +27,12 @@ if [ $# -gt 0 ]; then
 	root=$work
 	label="commit $(git rev-parse --short=12 "$1")"
 fi
+
+# internal/ says by its folders what serves only measurement (internal/measure: foreach
+# bench's contenders and corpora, the CPU clock of the suites) and what only tests
+# (internal/testkit); the rest of internal/ is product.
+measurement_internal=$(cd "$root" 2>/dev/null && ls -d internal/measure/*/ 2>/dev/null | sed 's#/$##' | tr '\n' ' ')
+test_internal=$(cd "$root" 2>/dev/null && ls -d internal/testkit/*/ 2>/dev/null | sed 's#/$##' | tr '\n' ' ')
 
 # count prints "files lines code" for the non-test .go files under the given paths of
 # root; a path that does not exist counts nothing. A path ending in .go is one file.
@@ -65,7 +67,7 @@ internal_product=()
 for d in "$root"/internal/*/; do
 	d=${d%/}
 	d=internal/${d##*/}
-	case " $measurement_internal $test_internal " in *" $d "*) continue ;; esac
+	case $d in internal/measure | internal/testkit) continue ;; esac
 	internal_product+=("$d")
 done
 other_product=()

@@ -7,8 +7,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/foreachio/foreach/internal/contend"
-	"github.com/foreachio/foreach/internal/cputime"
+	"github.com/foreachio/foreach/internal/measure/contend"
+	"github.com/foreachio/foreach/internal/measure/cputime"
 )
 
 // A Row is one comparison: contender A against its yardstick B on one shape, timed in

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/foreachio/foreach/internal/contend"
+	"github.com/foreachio/foreach/internal/measure/contend"
 )
 
 // Every row names two contenders that exist and a shape the suite makes.

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/foreachio/foreach/internal/cputime"
+	"github.com/foreachio/foreach/internal/measure/cputime"
 )
 
 // benchRecord is record i of the throughput benchmark: short, as a terse log line, and

@@ -5,8 +5,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/foreachio/foreach/internal/corpus"
-	"github.com/foreachio/foreach/internal/zfixtures"
+	"github.com/foreachio/foreach/internal/measure/corpus"
+	"github.com/foreachio/foreach/internal/testkit/zfixtures"
 	"github.com/foreachio/foreach/internal/ztext"
 )
 

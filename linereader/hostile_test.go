@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/foreachio/foreach/internal/testfifo"
+	"github.com/foreachio/foreach/internal/testkit/testfifo"
 
 	"github.com/stretchr/testify/require"
 )

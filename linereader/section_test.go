@@ -22,7 +22,7 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/foreachio/foreach/internal/testfifo"
+	"github.com/foreachio/foreach/internal/testkit/testfifo"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

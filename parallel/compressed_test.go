@@ -12,7 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/foreachio/foreach/internal/zfixtures"
+	"github.com/foreachio/foreach/internal/testkit/zfixtures"
 	"github.com/foreachio/foreach/linereader"
 )
 

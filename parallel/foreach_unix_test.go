@@ -16,7 +16,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/foreachio/foreach/internal/testfifo"
+	"github.com/foreachio/foreach/internal/testkit/testfifo"
 	"github.com/foreachio/foreach/linereader"
 	"github.com/foreachio/foreach/parallel"
 )

@@ -12,8 +12,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/foreachio/foreach/internal/corpus"
 	"github.com/foreachio/foreach/internal/decompress"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 )
 
 // A fixture is a gzip file made by a tool or by hand from the test text,

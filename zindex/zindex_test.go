@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 	"github.com/foreachio/foreach/zindex"
 )
 

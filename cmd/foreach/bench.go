@@ -34,8 +34,8 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/exp/stats"
 
-	"github.com/foreachio/foreach/internal/contend"
-	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/measure/contend"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 	"github.com/foreachio/foreach/linereader"
 )
 
@@ -247,7 +247,7 @@ The contenders:
                           project was written to replace
 `
 
-// contender is one of the suite's contenders (package internal/contend) under the name this
+// contender is one of the suite's contenders (package internal/measure/contend) under the name this
 // table gives it: the demo and the published figures time the same loops.
 type contender struct {
 	name string

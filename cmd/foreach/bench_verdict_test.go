@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/foreachio/foreach/internal/contend"
+	"github.com/foreachio/foreach/internal/measure/contend"
 )
 
 func samplesOf(mbps ...float64) []sample {

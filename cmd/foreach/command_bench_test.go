@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 )
 
 // BenchmarkCommand runs the command in-process over generated files with the flag sets

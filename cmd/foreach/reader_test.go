@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/foreachio/foreach/internal/testfifo"
+	"github.com/foreachio/foreach/internal/testkit/testfifo"
 
 	"github.com/stretchr/testify/require"
 )

@@ -17,8 +17,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/foreachio/foreach/internal/corpus"
-	"github.com/foreachio/foreach/internal/zfixtures"
+	"github.com/foreachio/foreach/internal/measure/corpus"
+	"github.com/foreachio/foreach/internal/testkit/zfixtures"
 )
 
 // ztextText is the text of the tests' compressed files, and its lines.

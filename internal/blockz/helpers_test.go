@@ -12,7 +12,7 @@ import (
 	"github.com/pierrec/lz4/v4"
 
 	"github.com/foreachio/foreach/internal/blockz"
-	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 )
 
 // sample is text for the differential tests: a third of size under the

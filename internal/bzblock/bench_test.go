@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/foreachio/foreach/internal/bzblock"
-	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 )
 
 // benchFile is the stream the benchmarks decode: BZBLOCK_BENCH_FILE (one

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/foreachio/foreach/internal/bzblock"
-	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 )
 
 // bits48 returns the 48 bits of data from bit offset off (0 is the most

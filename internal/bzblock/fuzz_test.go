@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/foreachio/foreach/internal/bzblock"
-	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 )
 
 // bitWriter writes bits, the most significant of each byte first.

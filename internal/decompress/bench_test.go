@@ -18,9 +18,9 @@ import (
 	"github.com/pierrec/lz4/v4"
 	ulikunitz "github.com/ulikunitz/xz"
 
-	"github.com/foreachio/foreach/internal/contend"
-	"github.com/foreachio/foreach/internal/corpus"
 	"github.com/foreachio/foreach/internal/decompress"
+	"github.com/foreachio/foreach/internal/measure/contend"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 )
 
 // The benchmarks decode real text (the Go distribution's .go files

@@ -14,8 +14,8 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/foreachio/foreach/internal/corpus"
 	"github.com/foreachio/foreach/internal/decompress"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 )
 
 // compress runs a compression tool on input and returns its output,

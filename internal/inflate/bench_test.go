@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/foreachio/foreach/internal/cputime"
 	"github.com/foreachio/foreach/internal/inflate"
+	"github.com/foreachio/foreach/internal/measure/cputime"
 )
 
 // BenchmarkMember decodes the .gz files in $INFLATE_BENCH_DIR (real.txt.gz,

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/foreachio/foreach/internal/corpus"
 	"github.com/foreachio/foreach/internal/inflate"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 )
 
 // readers are the ways the tests feed a stream to a Decoder: whole, and

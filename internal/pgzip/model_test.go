@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/foreachio/foreach/internal/cputime"
 	"github.com/foreachio/foreach/internal/decompress"
 	"github.com/foreachio/foreach/internal/inflate"
+	"github.com/foreachio/foreach/internal/measure/cputime"
 )
 
 // TestModel measures what each part of the parallel decode costs, one part

@@ -13,9 +13,9 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/foreachio/foreach/internal/corpus"
 	"github.com/foreachio/foreach/internal/decompress"
-	"github.com/foreachio/foreach/internal/zfixtures"
+	"github.com/foreachio/foreach/internal/measure/corpus"
+	"github.com/foreachio/foreach/internal/testkit/zfixtures"
 	"github.com/foreachio/foreach/internal/ztext"
 	"github.com/foreachio/foreach/zindex"
 )

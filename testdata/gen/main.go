@@ -8,7 +8,7 @@
 //	go run ./testdata/gen --shape mixed --size 64MiB -o mixed.txt
 //
 // The shapes, their defaults and the exact meaning of --size are documented
-// in package corpus (internal/corpus), which does the work and which the
+// in package corpus (internal/measure/corpus), which does the work and which the
 // benchmarks import directly.
 //
 // Without -o (or with -o -) the corpus goes to standard output. Exit status:
@@ -28,7 +28,7 @@ import (
 	"github.com/dustin/go-humanize"
 	"github.com/spf13/pflag"
 
-	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 )
 
 func main() {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 )
 
 // runGen runs the command in-process and returns its exit status and output.

@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/foreachio/foreach/beam/internal/fakestore"
-	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 	"github.com/foreachio/foreach/linereader"
 )
 

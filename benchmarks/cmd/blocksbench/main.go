@@ -34,8 +34,8 @@ import (
 	"time"
 
 	"github.com/foreachio/foreach/internal/blockz"
-	"github.com/foreachio/foreach/internal/contend"
 	"github.com/foreachio/foreach/internal/decompress"
+	"github.com/foreachio/foreach/internal/measure/contend"
 )
 
 func main() {

@@ -15,7 +15,7 @@
 //	go run ./benchmarks/cmd/inflatebench [-rounds 7] [-tools 'igzip -dc'] FILE.gz...
 //
 // Each FILE.gz needs FILE beside it, its text. -make writes the corpora of
-// internal/contend/corpora.go (real text 128 MiB, tall and mixed 64 MiB) and
+// internal/measure/contend/corpora.go (real text 128 MiB, tall and mixed 64 MiB) and
 // compresses each with gzip -6 (the tool's default level). benchmarks/inflate.sh
 // runs both and writes benchmarks/results/inflate.md.
 package main
@@ -38,9 +38,9 @@ import (
 
 	kgzip "github.com/klauspost/compress/gzip"
 
-	"github.com/foreachio/foreach/internal/contend"
-	"github.com/foreachio/foreach/internal/cputime"
 	"github.com/foreachio/foreach/internal/inflate"
+	"github.com/foreachio/foreach/internal/measure/contend"
+	"github.com/foreachio/foreach/internal/measure/cputime"
 )
 
 // decoder is one contender: it returns a reader of the decompressed bytes

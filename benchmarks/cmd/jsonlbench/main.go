@@ -26,7 +26,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/foreachio/foreach/internal/cputime"
+	"github.com/foreachio/foreach/internal/measure/cputime"
 )
 
 func main() {

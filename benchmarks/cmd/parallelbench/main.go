@@ -29,7 +29,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/foreachio/foreach/internal/cputime"
+	"github.com/foreachio/foreach/internal/measure/cputime"
 	"github.com/foreachio/foreach/linereader"
 	"github.com/foreachio/foreach/parallel"
 )

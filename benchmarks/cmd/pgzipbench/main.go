@@ -38,8 +38,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/foreachio/foreach/internal/cputime"
 	"github.com/foreachio/foreach/internal/decompress"
+	"github.com/foreachio/foreach/internal/measure/cputime"
 	"github.com/foreachio/foreach/internal/pgzip"
 )
 

@@ -23,7 +23,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/foreachio/foreach/benchmarks"
-	"github.com/foreachio/foreach/internal/contend"
+	"github.com/foreachio/foreach/internal/measure/contend"
 )
 
 func main() {
@@ -163,7 +163,7 @@ func report(w io.Writer, results []measured, files map[string]*contend.File, h h
 	if h.commit != "" {
 		fmt.Fprintf(w, "- Code: commit %s (built from `git archive` of that commit)\n", h.commit)
 	}
-	fmt.Fprintf(w, "- Data: %s per corpus (tall, wide, verywide, mixed from internal/corpus, seed 1; real: the Go distribution's .go files concatenated), from the page cache\n", humanize.IBytes(uint64(h.size)))
+	fmt.Fprintf(w, "- Data: %s per corpus (tall, wide, verywide, mixed from internal/measure/corpus, seed 1; real: the Go distribution's .go files concatenated), from the page cache\n", humanize.IBytes(uint64(h.size)))
 	fmt.Fprintf(w, "- Runs: %d alternating pairs per row after one warm-up pair, %s in all\n", h.pairs, h.elapsed.Round(time.Second))
 	if benchmarks.Collect {
 		fmt.Fprintf(w, "- With -collect: the collector ran before every timed run (the earlier suite's method, not a user's program's)\n")

@@ -32,8 +32,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/foreachio/foreach/internal/cputime"
 	"github.com/foreachio/foreach/internal/decompress"
+	"github.com/foreachio/foreach/internal/measure/cputime"
 	"github.com/foreachio/foreach/linereader"
 	"github.com/foreachio/foreach/zindex"
 )

@@ -15,9 +15,9 @@ import (
 // TestRepositoryShape walks every module of the repository (the core, beam, tools) and
 // reports each non-test struct over MaxFields fields and function over MaxLines lines.
 func TestRepositoryShape(t *testing.T) {
-	root := filepath.Join("..", "..")
+	root := filepath.Join("..", "..", "..")
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		t.Fatalf("the repository's root is not two directories up: %v", err)
+		t.Fatalf("the repository's root is not three directories up: %v", err)
 	}
 	var faults []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {

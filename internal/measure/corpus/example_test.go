@@ -6,7 +6,7 @@ import (
 	"log"
 	"os"
 
-	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 )
 
 func Example() {

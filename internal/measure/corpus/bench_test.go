@@ -4,7 +4,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 )
 
 // BenchmarkGenerate measures the generator alone (io.Discard), 8 MiB per

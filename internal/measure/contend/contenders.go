@@ -8,7 +8,7 @@ import (
 	"math"
 	"os"
 
-	"github.com/foreachio/foreach/internal/naive"
+	"github.com/foreachio/foreach/internal/measure/naive"
 	"github.com/foreachio/foreach/linereader"
 )
 

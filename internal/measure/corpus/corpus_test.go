@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 )
 
 // pinned holds the SHA-256 of every shape at its defaults for seeds 0 and 42,

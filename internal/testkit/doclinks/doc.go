@@ -7,5 +7,5 @@
 // file's directory or to the repository root. A reader sent to a document that is not
 // there has been told something false.
 //
-//	go test ./internal/doclinks/
+//	go test ./internal/testkit/doclinks/
 package doclinks

@@ -20,7 +20,7 @@ var pending = map[[2]string]string{}
 // repoRoot is the directory holding the module's go.mod, two levels up.
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}

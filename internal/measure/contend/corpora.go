@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/foreachio/foreach/internal/corpus"
+	"github.com/foreachio/foreach/internal/measure/corpus"
 )
 
 // Real is the shape of real text that nobody on the project wrote: the Go distribution's
