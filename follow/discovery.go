@@ -21,6 +21,7 @@ import (
 type discovery struct {
 	name string
 	h    *handles
+	env  *manyEnv // a Many's listings and names (see manyEnv); nil for Open's
 	mu   sync.Mutex
 	// queue holds the files to read after the reading's, each open, oldest first
 	// (compare), the file at the name last; each is read from its at once the file
@@ -64,15 +65,22 @@ type published struct {
 const maxRewound = 8
 
 // newDiscovery returns the discovery of name, knowing every file beside it as it is now.
-func newDiscovery(name string, h *handles) *discovery {
-	d := &discovery{name: name, h: h, known: map[devIno]knownFile{}}
-	for _, sib := range siblings(name).files {
-		if fl, err := openFile(h, sib.path); err == nil {
-			d.know(fl)
-			fl.close()
+// It fails only when the process has no descriptor left to open one of them with: a file
+// not known would later be taken for one rotated since, and read.
+func newDiscovery(name string, h *handles, env *manyEnv) (*discovery, error) {
+	d := &discovery{name: name, h: h, env: env, known: map[devIno]knownFile{}}
+	for _, sib := range d.siblings().files {
+		fl, err := openFile(h, sib.path)
+		if err != nil {
+			if exhausted(err) {
+				return nil, err
+			}
+			continue
 		}
+		d.know(fl)
+		fl.close()
 	}
-	return d
+	return d, nil
 }
 
 // publish notes what the reading reads: its file and what it has read of it.
@@ -275,7 +283,7 @@ func (d *discovery) dirUnchanged() bool {
 // the copies, and forgets the known files that have been missing for a while. It
 // reports whether a file was renamed while the directory was listed.
 func (d *discovery) list() (moved bool) {
-	l := siblings(d.name)
+	l := d.siblings()
 	d.undecided = 0
 	inQueue := d.queuedIDs()
 	for _, sib := range l.files {
@@ -587,7 +595,7 @@ func (d *discovery) copyOf(gen content, since time.Time) *file {
 		}
 	}
 	var best *file
-	for _, sib := range siblings(d.name).files {
+	for _, sib := range d.siblings().files {
 		if d.queued(sib.fi) {
 			continue
 		}
@@ -668,55 +676,39 @@ type listing struct {
 	present map[uint64]bool
 }
 
-// siblings lists the regular files beside name whose names begin with name's own and
-// go on (app.log.1, app.log-20261201, app.log.2.gz), not name itself, each with a stat:
-// a name with the inode it had at the last listing may be another file by now (numbered
-// shifting deletes the oldest file and gives its inode to the next one, under the same
-// name), so none is passed over unseen. Where the listing gives inode numbers (Linux's
-// getdents64) they are taken from it.
-func siblings(name string) listing {
-	dir, base := filepath.Split(name)
+// siblings lists the regular files beside the name whose names begin with the name's
+// own and go on (app.log.1, app.log-20261201, app.log.2.gz), not the name itself, each
+// with a stat: a name with the inode it had at the last listing may be another file by
+// now (numbered shifting deletes the oldest file and gives its inode to the next one,
+// under the same name), so none is passed over unseen. Where the listing gives inode
+// numbers (Linux's getdents64) they are taken from it. In a Many, a file that is a name
+// followed of its own is not one of them (manyEnv.skip).
+func (d *discovery) siblings() listing {
+	dir, base := filepath.Split(d.name)
 	if dir == "" {
 		dir = "."
 	}
 	l := listing{present: map[uint64]bool{}}
-	inos, err := readNames(dir)
+	entries, err := d.env.list(dir)
 	if err != nil {
-		siblingsByStat(dir, base, &l)
 		return l
 	}
-	for n, ino := range inos {
-		if len(n) <= len(base) || n[:len(base)] != base {
+	for _, e := range prefixed(entries, base) {
+		path := filepath.Join(dir, e.name)
+		if d.env.skips(path) {
 			continue
 		}
-		l.present[ino] = true
-		fi, err := os.Lstat(filepath.Join(dir, n))
+		if e.ino != 0 {
+			l.present[e.ino] = true
+		}
+		fi, err := os.Lstat(path)
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		l.files = append(l.files, sibling{filepath.Join(dir, n), fi})
-	}
-	return l
-}
-
-// siblingsByStat is siblings where the listing gives no inode numbers.
-func siblingsByStat(dir, base string, l *listing) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		n := e.Name()
-		if len(n) <= len(base) || n[:len(base)] != base {
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil || !fi.Mode().IsRegular() {
-			continue
-		}
-		if id, ok := fileID(fi); ok {
+		if id, ok := fileID(fi); ok && e.ino == 0 {
 			l.present[id.ino] = true
 		}
-		l.files = append(l.files, sibling{filepath.Join(dir, n), fi})
+		l.files = append(l.files, sibling{path, fi})
 	}
+	return l
 }

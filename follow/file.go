@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -70,6 +71,9 @@ func openFile(h *handles, name string) (*file, error) {
 	}
 	f, err := openShared(name)
 	if err != nil {
+		if h.fds != nil && exhausted(err) {
+			h.fds.pressed.Store(true)
+		}
 		return nil, err
 	}
 	if fi, err = f.Stat(); err == nil {
@@ -228,15 +232,19 @@ var errClosed = errors.New("follow: closed")
 
 // handles are the files a follower holds open, so that Close, from any goroutine,
 // closes them all at once without waiting for a read in progress (which then fails, and
-// the source reports ErrStop). Invariant: once closed is set, open is empty and add
-// refuses.
+// the source reports ErrStop). Invariants: once closed is set, open is empty and add
+// refuses; fds, when set, counts every file in open (and those of the Many's other
+// sources).
 type handles struct {
 	mu     sync.Mutex
 	open   map[*file]struct{}
 	closed bool
+	fds    *fdCount // a Many's count of the files its sources hold; nil for Open's
 }
 
-func newHandles() *handles { return &handles{open: map[*file]struct{}{}} }
+func newHandles(count *fdCount) *handles {
+	return &handles{open: map[*file]struct{}{}, fds: count}
+}
 
 // add notes fl as open; on a closed follower it closes fl's file and reports false.
 func (h *handles) add(fl *file) bool {
@@ -247,6 +255,7 @@ func (h *handles) add(fl *file) bool {
 		return false
 	}
 	h.open[fl] = struct{}{}
+	h.fds.add(1)
 	return true
 }
 
@@ -255,7 +264,10 @@ func (h *handles) remove(fl *file) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	_, ok := h.open[fl]
-	delete(h.open, fl)
+	if ok {
+		delete(h.open, fl)
+		h.fds.add(-1)
+	}
 	return ok
 }
 
@@ -267,7 +279,29 @@ func (h *handles) closeAll() {
 	for fl := range h.open {
 		fl.f.Close()
 	}
+	h.fds.add(-int64(len(h.open)))
 	clear(h.open)
+}
+
+// fdCount counts the files a Many's sources hold open, which MaxOpen bounds; pressed
+// notes that an open failed for want of descriptors (the process's limit, ulimit -n,
+// reached), so that the Many closes idle files.
+type fdCount struct {
+	n       atomic.Int64
+	pressed atomic.Bool
+}
+
+// add adds d to the count (nothing for Open's handles, which have none).
+func (c *fdCount) add(d int64) {
+	if c != nil {
+		c.n.Add(d)
+	}
+}
+
+// exhausted reports whether err says the process, or the system, has no descriptor
+// left to open a file with.
+func exhausted(err error) bool {
+	return errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE)
 }
 
 // count is how many files are open.

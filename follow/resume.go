@@ -46,7 +46,7 @@ func resume(cp *Checkpoint, at *file, d *discovery) (*file, int64) {
 // files a date suffix keeps, which would take as many descriptors.
 func openSiblings(d *discovery, at *file, since time.Time) []*file {
 	var out []*file
-	for _, sib := range siblings(d.name).files {
+	for _, sib := range d.siblings().files {
 		if os.SameFile(sib.fi, at.id) || sib.fi.ModTime().Before(since) {
 			continue
 		}

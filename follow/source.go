@@ -36,6 +36,10 @@ type source struct {
 	once    sync.Once     // Stop's work, done once
 	unset   func() bool   // stops ctx's call of Stop (context.AfterFunc); set before Open returns
 	shown   atomic.Uint64 // publishes done, for tests (see export_test.go)
+	// nowait: a Many's source. Where Read would wait it returns ErrStop instead, the
+	// engine ending after the complete records read; the Many sets the reading back to
+	// the end of the last record yielded (backTo) and reads on when the files change.
+	nowait bool
 }
 
 // signals are how the goroutines wake each other.
@@ -131,6 +135,9 @@ func (s *source) Read(p []byte) (int, error) {
 		}
 		if s.rd.moved {
 			continue // a copy taken over: read it at once
+		}
+		if s.nowait {
+			return 0, linereader.ErrStop
 		}
 		if s.idle != nil {
 			s.idle()
@@ -342,6 +349,31 @@ func (s *source) begin() {
 	rd.pos, rd.tail, rd.atEnd = cur.at, cur.tail, cur.at > 0
 	cur.at, cur.tail = 0, tailBytes{}
 	rd.since, rd.last, rd.moved = time.Now(), time.Now(), true
+	s.publish()
+}
+
+// backTo sets the reading of cur back to off, just past the last record yielded: a
+// Many's engine, stopped where the source would wait (see nowait), dropped the bytes
+// read after it, the start of a record not complete yet, and reads them again next
+// time. A compressed file is decompressed again up to off.
+func (s *source) backTo(off int64) {
+	rd := &s.rd
+	if rd.pos == off || rd.cur == nil {
+		return
+	}
+	cur := rd.cur
+	if cur.sealed {
+		cur.dec.Close()
+		if _, err := cur.f.Seek(0, io.SeekStart); err == nil {
+			cur.seal()
+			io.CopyN(io.Discard, cur.r, off)
+		}
+	} else {
+		cur.f.Seek(off, io.SeekStart)
+		rd.tail = tailBytes{}
+		rd.tail.recall(cur.f, off)
+	}
+	rd.pos, rd.atEnd = off, false
 	s.publish()
 }
 
