@@ -49,6 +49,9 @@ type discovery struct {
 	// detached: the name does not name the reading's file; read without mu by the
 	// watcher on every event.
 	detached atomic.Bool
+	// numbering is which way the numbers of the files beside the name go, as the
+	// listings show it (order.go); the files found beside the name point to it.
+	numbering numbering
 }
 
 // published is what the reading has told the discovery of its file: its identity (nil
@@ -69,8 +72,10 @@ const maxRewound = 8
 // not known would later be taken for one rotated since, and read.
 func newDiscovery(name string, h *handles, env *manyEnv) (*discovery, error) {
 	d := &discovery{name: name, h: h, env: env, known: map[devIno]knownFile{}}
-	for _, sib := range d.siblings().files {
-		fl, err := openFile(h, sib.path)
+	sibs := d.siblings().files
+	d.numbering.learn(name, sibs)
+	for _, sib := range sibs {
+		fl, err := d.open(sib.path)
 		if err != nil {
 			if exhausted(err) {
 				return nil, err
@@ -81,6 +86,16 @@ func newDiscovery(name string, h *handles, env *manyEnv) (*discovery, error) {
 		fl.close()
 	}
 	return d, nil
+}
+
+// open opens the file at path beside the name, noting what its name says of its place
+// (order.go).
+func (d *discovery) open(path string) (*file, error) {
+	fl, err := openFile(d.h, path)
+	if err == nil {
+		fl.nameOf(d.name, path, &d.numbering)
+	}
+	return fl, err
 }
 
 // publish notes what the reading reads: its file and what it has read of it.
@@ -285,12 +300,13 @@ func (d *discovery) dirUnchanged() bool {
 func (d *discovery) list() (moved bool) {
 	l := d.siblings()
 	d.undecided = 0
+	d.numbering.learn(d.name, l.files)
 	inQueue := d.queuedIDs()
 	for _, sib := range l.files {
 		if inQueue.has(d, sib.fi) || d.isKnown(sib.fi, nil) {
 			continue
 		}
-		fl, err := openFile(d.h, sib.path)
+		fl, err := d.open(sib.path)
 		if err != nil {
 			moved = moved || errors.Is(err, fs.ErrNotExist)
 			continue // gone, or unreadable: not a file of the rotation that can be read
@@ -397,7 +413,7 @@ func (d *discovery) consider(path string) bool {
 	if err != nil || !fi.Mode().IsRegular() || d.queued(fi) || d.isKnown(fi, nil) {
 		return false
 	}
-	fl, err := openFile(d.h, path)
+	fl, err := d.open(path)
 	if err != nil {
 		return false
 	}
@@ -599,7 +615,7 @@ func (d *discovery) copyOf(gen content, since time.Time) *file {
 		if d.queued(sib.fi) {
 			continue
 		}
-		fl, err := openFile(d.h, sib.path)
+		fl, err := d.open(sib.path)
 		if err != nil {
 			continue
 		}
@@ -695,7 +711,7 @@ func (d *discovery) siblings() listing {
 	}
 	for _, e := range prefixed(entries, base) {
 		path := filepath.Join(dir, e.name)
-		if d.env.skips(path) {
+		if d.env.skips(d.name, path) {
 			continue
 		}
 		if e.ino != 0 {

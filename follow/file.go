@@ -53,6 +53,9 @@ type file struct {
 	// reading); 0 and empty for a file to read from its start.
 	at   int64
 	tail tailBytes
+	// named is what its name says of its place among the files of the name (order.go),
+	// taken when it was found beside the name; nothing for the file at the name.
+	named named
 }
 
 // errNotRegular is the reason given for a name that is not a regular file.
@@ -203,11 +206,18 @@ func (fl *file) compare(other *file) int {
 // since orders fl and other by when they were last modified, then made, then by inode
 // number (compare without its rules for empty and compressed files): whether fl was
 // rotated after other (an empty one included: made after it, it had the name after it).
+// Where the times are too close to tell (within a tick), what the names say comes first:
+// dates, and numbers that rotation makes higher (see order.go).
 // When one of the times is a whole second (bzip2 and lz4 keep a compressed file's time
 // to the second only), they are compared to the second, and a tie is 0: they cannot be
 // told apart.
 func (fl *file) since(other *file) int {
 	a, b := fl.mod, other.mod
+	if closeInTime(a, b) {
+		if c, ok := fl.named.compare(other.named); ok {
+			return c // what the names say, where the times cannot tell
+		}
+	}
 	if a.Nanosecond() == 0 || b.Nanosecond() == 0 {
 		return a.Truncate(time.Second).Compare(b.Truncate(time.Second))
 	}

@@ -94,6 +94,7 @@ type dirListing struct {
 	mu      sync.Mutex // one listing of the directory at a time
 	entries []dirEntry
 	mod, at time.Time
+	gen     uint64 // counts the listings taken: the same gen, the same entries
 }
 
 func newDirCache() *dirCache { return &dirCache{dirs: map[string]*dirListing{}} }
@@ -101,6 +102,13 @@ func newDirCache() *dirCache { return &dirCache{dirs: map[string]*dirListing{}} 
 // list returns the listing of dir, sorted by name: the one kept while it is up to date,
 // else a new one.
 func (c *dirCache) list(dir string) ([]dirEntry, error) {
+	entries, _, err := c.listGen(dir)
+	return entries, err
+}
+
+// listGen is list with the listing's generation: a caller that has looked through the
+// entries of one generation has nothing new to see in them.
+func (c *dirCache) listGen(dir string) ([]dirEntry, uint64, error) {
 	c.mu.Lock()
 	l := c.dirs[dir]
 	if l == nil {
@@ -113,19 +121,20 @@ func (c *dirCache) list(dir string) ([]dirEntry, error) {
 	fi, err := os.Stat(dir)
 	if err != nil {
 		l.entries, l.mod, l.at = nil, time.Time{}, time.Time{}
-		return nil, err
+		return nil, l.gen, err
 	}
 	if !l.at.IsZero() && fi.ModTime().Equal(l.mod) && l.mod.Before(l.at.Add(-tick)) {
-		return l.entries, nil
+		return l.entries, l.gen, nil
 	}
 	began := time.Now()
 	entries, err := readDir(dir)
 	if err != nil {
 		l.entries, l.mod, l.at = nil, time.Time{}, time.Time{}
-		return nil, err
+		return nil, l.gen, err
 	}
+	l.gen++
 	l.entries, l.mod, l.at = entries, fi.ModTime(), began
-	return entries, nil
+	return entries, l.gen, nil
 }
 
 // forget drops the listing of dir (a directory no longer watched).
@@ -139,10 +148,10 @@ func (c *dirCache) forget(dir string) {
 type manyEnv struct {
 	fds  *fdCount
 	dirs *dirCache
-	// skip reports whether a file beside a name is a name followed of its own (matched
-	// by a pattern, with a suffix that is not a rotation's), not one of the name's
+	// skip reports whether the file at path beside name is a name followed of its own
+	// (matched by a pattern, with a suffix that is not a rotation's), not one of name's
 	// rotated files.
-	skip func(path string) bool
+	skip func(name, path string) bool
 }
 
 func (e *manyEnv) fdCount() *fdCount {
@@ -160,6 +169,8 @@ func (e *manyEnv) list(dir string) ([]dirEntry, error) {
 	return e.dirs.list(dir)
 }
 
-// skips reports whether the file at path beside a name is not to be taken for one of
-// its rotated files.
-func (e *manyEnv) skips(path string) bool { return e != nil && e.skip != nil && e.skip(path) }
+// skips reports whether the file at path beside name is not to be taken for one of its
+// rotated files.
+func (e *manyEnv) skips(name, path string) bool {
+	return e != nil && e.skip != nil && e.skip(name, path)
+}

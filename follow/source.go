@@ -430,6 +430,24 @@ func (s *source) close() {
 	s.d.close()
 }
 
+// gone reports whether nothing is left to read: the name names no file, the file being
+// read is deleted (not renamed: a writer may still write to it under its new name), and
+// no file is queued. A Many forgets such a name.
+func (s *source) gone() bool {
+	if s.rd.cur == nil {
+		return true
+	}
+	d := s.d
+	d.mu.Lock()
+	missing := d.seen == nil && len(d.queue) == 0
+	d.mu.Unlock()
+	if !missing {
+		return false
+	}
+	fi, err := s.rd.cur.f.Stat()
+	return err == nil && !linked(fi)
+}
+
 // The watcher's side (see target).
 
 func (s *source) look() bool {

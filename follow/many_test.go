@@ -1,0 +1,242 @@
+package follow
+
+// OpenMany: the files of a pattern, each as Open follows one, as they come and go; the
+// order of their starting contents; fair turns; the bound on open files; State and
+// Resume; the faults of issue 44's item 7. As in follow_test.go, every wait has a
+// generous deadline and no test asserts a speed.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/foreachio/foreach/linereader"
+)
+
+// mRec is a record as a Many's loop saw it: its name's last element, the record, its
+// offset and line number.
+type mRec struct {
+	name string
+	rec  string
+	off  int64
+	line int64
+}
+
+func (r mRec) String() string { return fmt.Sprintf("%s:%q@%d#%d", r.name, r.rec, r.off, r.line) }
+
+// manyTailer runs a Many's Lines loop on a goroutine of its own, handing each record to
+// the test on recs; done is closed when the loop has ended, with its Err in err.
+type manyTailer struct {
+	m     *Many
+	recs  chan mRec
+	done  chan struct{}
+	err   error
+	warns chan string // what Warn was told, "name: error"
+	body  func(mRec)  // if set, run in the loop body before the record is handed on
+}
+
+// startMany opens a Many of patterns with mo (Poll testPoll unless set; Warn noted on
+// warns unless set) and notify, without starting its loop (run does).
+func startMany(t *testing.T, patterns []string, opt linereader.Options, mo ManyOptions, notify bool) *manyTailer {
+	t.Helper()
+	tl := &manyTailer{recs: make(chan mRec, 1<<14), done: make(chan struct{}), warns: make(chan string, 64)}
+	if mo.Poll == 0 {
+		mo.Poll = testPoll
+	}
+	mo.PollOnly = !notify
+	if mo.Warn == nil {
+		mo.Warn = func(name string, err error) { tl.warns <- filepath.Base(name) + ": " + err.Error() }
+	}
+	m, err := OpenMany(t.Context(), patterns, opt, mo)
+	if err != nil {
+		t.Fatalf("OpenMany: %v", err)
+	}
+	tl.m = m
+	t.Cleanup(func() {
+		m.Close()
+		for {
+			select {
+			case <-tl.recs:
+				continue
+			case <-tl.done:
+			}
+			return
+		}
+	})
+	return tl
+}
+
+func (tl *manyTailer) run() *manyTailer {
+	go func() {
+		defer close(tl.done)
+		for r := range tl.m.Lines() {
+			mr := mRec{filepath.Base(r.Name), string(r.Data), r.Offset, r.LineNo}
+			if tl.body != nil {
+				tl.body(mr)
+			}
+			tl.recs <- mr
+		}
+		tl.err = tl.m.Err()
+	}()
+	return tl
+}
+
+// next receives the next record; false when the loop ended without one.
+func (tl *manyTailer) next(t *testing.T) (mRec, bool) {
+	t.Helper()
+	select {
+	case got := <-tl.recs:
+		return got, true
+	case <-tl.done:
+		select {
+		case got := <-tl.recs:
+			return got, true
+		default:
+			return mRec{}, false
+		}
+	case <-time.After(followDeadline):
+		t.Fatalf("no record within %v", followDeadline)
+		return mRec{}, false
+	}
+}
+
+// expect receives the next records and checks them against want, in order.
+func (tl *manyTailer) expect(t *testing.T, want ...mRec) {
+	t.Helper()
+	for i, w := range want {
+		got, ok := tl.next(t)
+		if !ok {
+			t.Fatalf("record %d: the loop ended (Err %v), want %v", i, tl.err, w)
+		}
+		if got != w {
+			t.Fatalf("record %d is %v, want %v", i, got, w)
+		}
+	}
+}
+
+// expectSet receives len(want) records and checks them against want in any order, and
+// the records of each name in want's order.
+func (tl *manyTailer) expectSet(t *testing.T, want ...mRec) {
+	t.Helper()
+	var got []mRec
+	for range want {
+		r, ok := tl.next(t)
+		if !ok {
+			t.Fatalf("the loop ended (Err %v) after %v, want %v", tl.err, got, want)
+		}
+		got = append(got, r)
+	}
+	key := func(r mRec) string { return r.name + "\x00" + fmt.Sprint(r.line) }
+	byKey := func(rs []mRec) []mRec {
+		out := slices.Clone(rs)
+		slices.SortStableFunc(out, func(a, b mRec) int { return strings.Compare(a.name, b.name) })
+		return out
+	}
+	g, w := byKey(got), byKey(want)
+	if !slices.Equal(g, w) {
+		t.Fatalf("got %v, want %v (any order across names)", got, want)
+	}
+	_ = key
+}
+
+// quiet checks that no record comes within d.
+func (tl *manyTailer) quiet(t *testing.T, d time.Duration) {
+	t.Helper()
+	select {
+	case r := <-tl.recs:
+		t.Fatalf("unexpected record %v", r)
+	case <-time.After(d):
+	}
+}
+
+// warned waits for Warn to be told of want ("name: error").
+func (tl *manyTailer) warned(t *testing.T, want string) {
+	t.Helper()
+	select {
+	case got := <-tl.warns:
+		if got != want {
+			t.Fatalf("Warn was told %q, want %q", got, want)
+		}
+	case <-time.After(followDeadline):
+		t.Fatalf("Warn was not told %q within %v", want, followDeadline)
+	}
+}
+
+// ended waits for the loop to end and returns its Err.
+func (tl *manyTailer) ended(t *testing.T) error {
+	t.Helper()
+	select {
+	case <-tl.done:
+	case <-time.After(followDeadline):
+		t.Fatalf("the loop did not end within %v", followDeadline)
+	}
+	return tl.err
+}
+
+func writeFile(t *testing.T, name, s string) {
+	t.Helper()
+	if err := os.WriteFile(name, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The files a pattern matches: their starting contents in the order of their names,
+// each whole before the next, then what is appended to any of them, and a file that
+// appears later, from its start; each record with its name, offset and line number.
+func TestManyPattern(t *testing.T) {
+	modes(t, func(t *testing.T, notify bool) {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "b.log"), "b1\nb2\n")
+		writeFile(t, filepath.Join(dir, "a.log"), "a1\n")
+		writeFile(t, filepath.Join(dir, "c.txt"), "not matched\n")
+		tl := startMany(t, []string{filepath.Join(dir, "*.log")}, linereader.Options{}, ManyOptions{}, notify).run()
+		tl.expect(t, mRec{"a.log", "a1\n", 0, 1}, mRec{"b.log", "b1\n", 0, 1}, mRec{"b.log", "b2\n", 3, 2})
+		fb := logFile(t, filepath.Join(dir, "b.log"))
+		write(t, fb, "b3\n")
+		tl.expect(t, mRec{"b.log", "b3\n", 6, 3})
+		fc := logFile(t, filepath.Join(dir, "c.log"))
+		write(t, fc, "c1\n")
+		tl.expect(t, mRec{"c.log", "c1\n", 0, 1})
+		write(t, fc, "c")
+		write(t, fb, "b4\n")
+		tl.expect(t, mRec{"b.log", "b4\n", 9, 4})
+		write(t, fc, "2\n")
+		tl.expect(t, mRec{"c.log", "c2\n", 3, 2})
+		tl.m.Close()
+		if err := tl.ended(t); err != nil {
+			t.Fatalf("Err after Close: %v", err)
+		}
+	})
+}
+
+// OpenMany refuses what it cannot use, with an error that wraps ErrInvalidOptions.
+func TestManyRefuses(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		pats []string
+		opt  linereader.Options
+		mo   ManyOptions
+	}{
+		{nil, linereader.Options{}, ManyOptions{}},
+		{[]string{""}, linereader.Options{}, ManyOptions{}},
+		{[]string{filepath.Join(dir, "[.log")}, linereader.Options{}, ManyOptions{}},
+		{[]string{dir + "/*"}, linereader.Options{Decompress: true}, ManyOptions{}},
+		{[]string{dir + "/*"}, linereader.Options{}, ManyOptions{MaxOpen: -1}},
+		{[]string{dir + "/*"}, linereader.Options{}, ManyOptions{Options: Options{Resume: &Checkpoint{Name: "x"}}}},
+		{[]string{dir + "/*"}, linereader.Options{}, ManyOptions{Exclude: []string{"[x"}}},
+	} {
+		m, err := OpenMany(context.Background(), tc.pats, tc.opt, tc.mo)
+		if err == nil || !errors.Is(err, linereader.ErrInvalidOptions) {
+			if m != nil {
+				m.Close()
+			}
+			t.Errorf("OpenMany(%q, %+v, %+v): %v, want ErrInvalidOptions", tc.pats, tc.opt, tc.mo, err)
+		}
+	}
+}
