@@ -495,7 +495,7 @@ func (d *discovery) pending(cur *file, curMod time.Time, curEmpty bool) (newer, 
 		return false, false
 	}
 	atName := !d.detached.Load()
-	here := &file{id: cur.id, born: cur.born, mod: curMod, empty: curEmpty}
+	here := &file{id: cur.id, born: cur.born, mod: curMod, empty: curEmpty, named: cur.named}
 	for _, q := range d.queue {
 		fi, err := q.f.Stat()
 		if err != nil || fi.Size() == 0 {
@@ -503,6 +503,11 @@ func (d *discovery) pending(cur *file, curMod time.Time, curEmpty bool) (newer, 
 		}
 		q.mod, q.empty = fi.ModTime(), false
 		switch {
+		case !atName && d.seen != nil && os.SameFile(q.id, d.seen):
+			// The file at the name is the last of all, whatever its times say
+			// (copytruncate's, made when the log began, rewritten within the tick its copy
+			// was made in).
+			newer = true
 		case !atName && q.compare(here) > 0:
 			newer = true
 		case fi.Size() > q.at:

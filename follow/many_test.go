@@ -126,7 +126,13 @@ func (tl *manyTailer) expectSet(t *testing.T, want ...mRec) {
 	t.Helper()
 	var got []mRec
 	for range want {
-		r, ok := tl.next(t)
+		var r mRec
+		var ok bool
+		select {
+		case r, ok = <-tl.recs:
+		case <-time.After(followDeadline):
+			t.Fatalf("got %v, want %v\n%s", got, want, tl.m.dump())
+		}
 		if !ok {
 			t.Fatalf("the loop ended (Err %v) after %v, want %v", tl.err, got, want)
 		}
@@ -238,5 +244,137 @@ func TestManyRefuses(t *testing.T) {
 			}
 			t.Errorf("OpenMany(%q, %+v, %+v): %v, want ErrInvalidOptions", tc.pats, tc.opt, tc.mo, err)
 		}
+	}
+}
+
+// Each file is followed as Open follows one: renamed away and created anew, the old one
+// is read to its end (what the writer still appends to it too) under the name, then the
+// new one; copied and truncated, the rest from the copy; the rotated files, which the
+// pattern also matches, are not names of their own.
+func TestManyRotation(t *testing.T) {
+	modes(t, func(t *testing.T, notify bool) {
+		dir := t.TempDir()
+		a, b := filepath.Join(dir, "a.log"), filepath.Join(dir, "b.log")
+		fa, fb := logFile(t, a), logFile(t, b)
+		write(t, fa, "a1\n")
+		write(t, fb, "b1\n")
+		tl := startMany(t, []string{filepath.Join(dir, "*")}, linereader.Options{}, ManyOptions{}, notify).run()
+		tl.expect(t, mRec{"a.log", "a1\n", 0, 1}, mRec{"b.log", "b1\n", 0, 1})
+		rename(t, a, a+".1")
+		write(t, fa, "a2\n") // the writer has not reopened yet
+		fa2 := logFile(t, a)
+		write(t, fa2, "a3\n")
+		tl.expect(t, mRec{"a.log", "a2\n", 3, 2}, mRec{"a.log", "a3\n", 0, 3})
+		write(t, fb, "b2\n")
+		data, err := os.ReadFile(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, b+"-20261201", string(data))
+		if err := os.Truncate(b, 0); err != nil {
+			t.Fatal(err)
+		}
+		write(t, fb, "b3\n")
+		tl.expect(t, mRec{"b.log", "b2\n", 3, 2}, mRec{"b.log", "b3\n", 0, 3})
+		tl.quiet(t, 100*time.Millisecond)
+	})
+}
+
+// At most MaxOpen files are open (and a few more while one is opened): the others wait
+// closed, as checkpoints, and are reopened by identity when they change; nothing is lost,
+// also when a closed file is rotated before it is reopened.
+func TestManyMaxOpen(t *testing.T) {
+	modes(t, func(t *testing.T, notify bool) {
+		dir := t.TempDir()
+		const files = 40
+		ws := make([]*os.File, files)
+		for i := range ws {
+			ws[i] = logFile(t, filepath.Join(dir, fmt.Sprintf("f%02d.log", i)))
+			write(t, ws[i], fmt.Sprintf("%d-0\n", i))
+		}
+		tl := startMany(t, []string{filepath.Join(dir, "*.log")}, linereader.Options{}, ManyOptions{MaxOpen: 8}, notify)
+		worst := 0
+		tl.body = func(mRec) { worst = max(worst, int(tl.m.env.fds.n.Load())) }
+		tl.run()
+		for i := range files {
+			tl.expect(t, mRec{fmt.Sprintf("f%02d.log", i), fmt.Sprintf("%d-0\n", i), 0, 1})
+		}
+		for round := 1; round <= 3; round++ {
+			var want []mRec
+			for i := files - 1; i >= 0; i -= 3 {
+				name := filepath.Join(dir, fmt.Sprintf("f%02d.log", i))
+				rec := fmt.Sprintf("%d-%d\n", i, round)
+				off := int64(len(fmt.Sprintf("%d-0\n", i)) * round)
+				if round == 3 && i%2 == 0 {
+					// Rotated while it may be closed: its rest comes from the rotated
+					// file, found by identity.
+					write(t, ws[i], rec)
+					rename(t, name, name+".1")
+					ws[i] = logFile(t, name)
+					want = append(want, mRec{filepath.Base(name), rec, off, int64(round + 1)})
+					continue
+				}
+				write(t, ws[i], rec)
+				want = append(want, mRec{filepath.Base(name), rec, off, int64(round + 1)})
+			}
+			tl.expectSet(t, want...)
+		}
+		tl.quiet(t, 50*time.Millisecond)
+		if worst > 8+2 {
+			t.Errorf("%d files open at once, MaxOpen 8", worst)
+		}
+	})
+}
+
+// A file idle for CloseIdle is closed, and reopened when it grows.
+func TestManyCloseIdle(t *testing.T) {
+	modes(t, func(t *testing.T, notify bool) {
+		dir := t.TempDir()
+		name := filepath.Join(dir, "a.log")
+		f := logFile(t, name)
+		write(t, f, "1\n")
+		tl := startMany(t, []string{name}, linereader.Options{}, ManyOptions{CloseIdle: 30 * time.Millisecond}, notify).run()
+		tl.expect(t, mRec{"a.log", "1\n", 0, 1})
+		deadline := time.Now().Add(followDeadline)
+		for tl.m.env.fds.n.Load() != 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("the idle file is still open after %v", followDeadline)
+			}
+			time.Sleep(time.Millisecond)
+		}
+		write(t, f, "2\n")
+		tl.expect(t, mRec{"a.log", "2\n", 2, 2})
+	})
+}
+
+// A file written as fast as its writer can does not hold back the records of another:
+// with Fair, each file with records gets its turn.
+func TestManyFair(t *testing.T) {
+	dir := t.TempDir()
+	hot, cold := filepath.Join(dir, "hot.log"), filepath.Join(dir, "cold.log")
+	writeFile(t, hot, strings.Repeat("h\n", 100000))
+	writeFile(t, cold, "")
+	tl := startMany(t, []string{hot, cold}, linereader.Options{}, ManyOptions{Fair: 1000, Options: Options{Start: -1}}, true)
+	fh := logFile(t, hot)
+	// Appended before the loop begins: 200 KB to the hot file, then a record to the
+	// cold one; the cold record comes after a turn of the hot file, not after all of it.
+	write(t, fh, strings.Repeat("x\n", 100000))
+	fc := logFile(t, cold)
+	write(t, fc, "c\n")
+	time.Sleep(50 * time.Millisecond) // both nudged before the loop takes a turn
+	tl.run()
+	seen := 0
+	for {
+		r, ok := tl.next(t)
+		if !ok {
+			t.Fatal("the loop ended")
+		}
+		if r.name == "cold.log" {
+			break
+		}
+		seen++
+	}
+	if seen > 1000 {
+		t.Fatalf("%d records of the hot file before the cold one's, Fair 1000 bytes", seen)
 	}
 }

@@ -256,13 +256,22 @@ func (m *Many) setAside(mb *member, err error) {
 }
 
 // park closes mb's files, where it stands kept as a checkpoint: it is reopened from it
-// when its name changes.
+// when its name changes. A member parked with something left to read (its name names
+// another file now, or its file grew since it was read, or files are queued) is queued
+// at once: no change to come would wake it.
 func (m *Many) park(mb *member) {
 	mb.cp, _ = m.checkpointOf(mb)
-	fi, _ := os.Stat(mb.name)
+	fi, err := os.Stat(mb.name)
+	if err != nil {
+		fi = nil
+	}
+	caughtUp := fi != nil && mb.src.caughtUp(fi)
 	m.close(mb)
 	mb.st, mb.fresh = memberParked, true
 	mb.shared.stamp.Store(&stamp{fi})
+	if !caughtUp {
+		m.run.push(mb)
+	}
 }
 
 // drop forgets mb: its name and its files are gone.
@@ -317,10 +326,14 @@ func (m *Many) checkpointOf(mb *member) (Checkpoint, bool) {
 	return Checkpoint{}, false
 }
 
-// room makes room for mb's files: while the Many holds its most, the open member idle
-// the longest is parked. It reports false when none can be.
+// openSlack is how many files a member may take as it is opened, the one at its name
+// and a rotated one: room leaves that much below the limit.
+const openSlack = 2
+
+// room makes room for mb's files: while the Many holds its most (less openSlack), the
+// open member idle the longest is parked. It reports false when none can be.
 func (m *Many) room(mb *member) bool {
-	for int(m.env.fds.n.Load()) >= m.run.limit {
+	for int(m.env.fds.n.Load()) >= max(1, m.run.limit-openSlack) {
 		var idlest *member
 		for o := range m.run.open {
 			if o != mb && o.pos.eng == nil && (idlest == nil || o.last.Before(idlest.last)) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -81,6 +82,7 @@ type reading struct {
 	start  int64
 	moved  bool
 	shared int64 // pos when what is read was last published
+	end    int64 // pos when a read of cur last came short, at the end of its data; -1: none yet
 }
 
 // gap is how long a pause between two reads of a file (a wait, or a process stopped with
@@ -93,7 +95,7 @@ func newSource(d *discovery, h *handles, cur *file, pos int64, opt linereader.Op
 	s := &source{
 		d: d, h: h, opt: opt, idle: fo.Idle, moved: fo.Moved,
 		sig: signals{wake: make(chan struct{}, 1), done: make(chan struct{})},
-		rd:  reading{cur: cur, pos: pos, start: pos, since: time.Now(), last: time.Now()},
+		rd:  reading{cur: cur, pos: pos, start: pos, since: time.Now(), last: time.Now(), end: -1},
 	}
 	if !cur.sealed {
 		s.rd.tail.recall(cur.f, pos)
@@ -222,6 +224,9 @@ func (rd *reading) readCur(p []byte) (int, error) {
 	n, err := rd.cur.r.Read(p)
 	rd.pos += int64(n)
 	rd.atEnd = n < len(p)
+	if rd.atEnd {
+		rd.end = rd.pos
+	}
 	rd.last = time.Now()
 	return n, err
 }
@@ -274,7 +279,9 @@ func (s *source) truncated() (int, error, bool) {
 	gen := rd.content()
 	gen.head = rd.cur.head
 	if c := s.d.rewind(rd.cur, gen, rd.since); c != nil {
-		rd.cur, rd.atEnd, rd.moved = c, false, true
+		// Read on in the copy at once: this is no pause (the files beside the name were
+		// just listed), and the file at the name, queued again, comes after it.
+		rd.cur, rd.atEnd, rd.moved, rd.last = c, false, true, time.Now()
 		s.publish()
 		return 0, nil, true // Read calls Moved, then reads the copy
 	}
@@ -346,7 +353,7 @@ func (s *source) begin() {
 		}
 		cur.readHead()
 	}
-	rd.pos, rd.tail, rd.atEnd = cur.at, cur.tail, cur.at > 0
+	rd.pos, rd.tail, rd.atEnd, rd.end = cur.at, cur.tail, cur.at > 0, -1
 	cur.at, cur.tail = 0, tailBytes{}
 	rd.since, rd.last, rd.moved = time.Now(), time.Now(), true
 	s.publish()
@@ -446,6 +453,18 @@ func (s *source) gone() bool {
 	}
 	fi, err := s.rd.cur.f.Stat()
 	return err == nil && !linked(fi)
+}
+
+// caughtUp reports whether the reading has nothing left to read: nothing is queued, and
+// fi, the name's file now, is the file being read, at the size it had when it was last
+// read to its end.
+func (s *source) caughtUp(fi os.FileInfo) bool {
+	rd := &s.rd
+	if rd.cur == nil || rd.cur.sealed || s.d.next() {
+		return false
+	}
+	now, err := rd.cur.f.Stat()
+	return err == nil && os.SameFile(fi, now) && fi.Size() == now.Size() && fi.Size() == rd.end
 }
 
 // The watcher's side (see target).
