@@ -73,7 +73,7 @@ type Record struct {
 	Name   string
 	Data   []byte
 	Offset int64 // in the file it was read from
-	LineNo int64 // within Name's sequence of files, from 1
+	LineNo int64 // within Name's sequence of files: 1 for the first record of Name this Many yields (after a Resume too, as Open's LineNo)
 }
 
 // Many follows every file that a set of patterns matches (see OpenMany). Its loop runs

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/foreachio/foreach/internal/testkit/testfifo"
 	"github.com/foreachio/foreach/linereader"
 )
 
@@ -376,5 +377,218 @@ func TestManyFair(t *testing.T) {
 	}
 	if seen > 1000 {
 		t.Fatalf("%d records of the hot file before the cold one's, Fair 1000 bytes", seen)
+	}
+}
+
+// State names every followed name's file and the offset just past its last record
+// yielded; a Many opened again from it goes on there, each name where it stopped, also
+// when a file was rotated meanwhile, and reads from its start a name that appeared while
+// it was down. Its text form is one line per name, and goes back to the same State.
+func TestManyStateResume(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.log"), filepath.Join(dir, "b.log")
+	fa, fb := logFile(t, a), logFile(t, b)
+	write(t, fa, "a1\na2\n")
+	write(t, fb, "b1\n")
+	pat := []string{filepath.Join(dir, "*.log")}
+	tl := startMany(t, pat, linereader.Options{}, ManyOptions{}, true)
+	var states []*State
+	tl.body = func(mRec) { states = append(states, tl.m.State()) }
+	tl.run()
+	tl.expect(t, mRec{"a.log", "a1\n", 0, 1}, mRec{"a.log", "a2\n", 3, 2}, mRec{"b.log", "b1\n", 0, 1})
+	tl.m.Close()
+	tl.ended(t)
+	// After a2 was yielded: a at 6, b at its start.
+	st := states[1]
+	if cp, ok := st.Checkpoint(a); !ok || cp.Offset != 6 {
+		t.Fatalf("state after a2: %+v, want a.log at 6", st.Checkpoints())
+	}
+	if cp, ok := st.Checkpoint(b); !ok || cp.Offset != 0 {
+		t.Fatalf("state after a2: %+v, want b.log at 0", st.Checkpoints())
+	}
+	text, err := st.MarshalText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(text), "\n"); n != 2 {
+		t.Fatalf("state text has %d lines, want 2:\n%s", n, text)
+	}
+	var back State
+	if err := back.UnmarshalText(text); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := back.MarshalText(); string(again) != string(text) {
+		t.Fatalf("text form does not go back to itself:\n%s\n%s", text, again)
+	}
+	// While down: a rotated (its rest in a.log.1), c appears.
+	write(t, fa, "a3\n")
+	rename(t, a, a+".1")
+	write(t, logFile(t, a), "a4\n")
+	writeFile(t, filepath.Join(dir, "c.log"), "c1\n")
+	tl = startMany(t, pat, linereader.Options{}, ManyOptions{Resume: &back}, true).run()
+	// Line numbers count from 1 again, as Open's do after a resume.
+	tl.expectSet(t, mRec{"a.log", "a3\n", 6, 1}, mRec{"a.log", "a4\n", 0, 2}, mRec{"b.log", "b1\n", 0, 1}, mRec{"c.log", "c1\n", 0, 1})
+	tl.quiet(t, 50*time.Millisecond)
+}
+
+// A state text that is not one is refused, naming its line; a name twice too.
+func TestStateUnmarshalRefuses(t *testing.T) {
+	cp := Checkpoint{Name: "/x/a.log", Offset: 3, tail: digestOf(nil), head: digestOf([]byte("abc"))}
+	line, err := cp.MarshalText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"garbage\n", "line 1: follow: not a checkpoint"},
+		{string(line) + "\n\nfoo", "line 3: follow: not a checkpoint"},
+		{string(line) + "\n" + string(line) + "\n", `line 2: follow: "/x/a.log" has a checkpoint already`},
+	} {
+		var s State
+		err := s.UnmarshalText([]byte(tc.text))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("UnmarshalText(%q): %v, want %q...", tc.text, err, tc.want)
+		}
+	}
+	var s State
+	if err := s.UnmarshalText(nil); err != nil || s.Len() != 0 {
+		t.Errorf("empty text: %v, %d checkpoints", err, s.Len())
+	}
+}
+
+// Issue 44 item 7: a file that cannot be read is told to Warn once and the others go on
+// (a directory the pattern matches, a FIFO, a file without permission); it is followed
+// once its name names a file that can be read.
+func TestManyUnreadable(t *testing.T) {
+	fifo := testfifo.Make(t, "p.log")
+	dir := filepath.Dir(fifo)
+	if err := os.Mkdir(filepath.Join(dir, "d.log"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "a.log"), "a1\n")
+	tl := startMany(t, []string{filepath.Join(dir, "*.log")}, linereader.Options{}, ManyOptions{}, true).run()
+	tl.expect(t, mRec{"a.log", "a1\n", 0, 1})
+	tl.warned(t, "d.log: follow "+filepath.Join(dir, "d.log")+": is a directory")
+	tl.warned(t, "p.log: follow "+fifo+": not a regular file")
+	write(t, logFile(t, filepath.Join(dir, "a.log")), "a2\n")
+	tl.expect(t, mRec{"a.log", "a2\n", 3, 2})
+	// The FIFO replaced by a file: followed.
+	if err := os.Remove(fifo); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, fifo, "p1\n")
+	tl.expect(t, mRec{"p.log", "p1\n", 0, 1})
+	tl.quiet(t, 3*testPoll)
+	select {
+	case w := <-tl.warns:
+		t.Fatalf("told again: %q", w)
+	default:
+	}
+}
+
+// A file the Many has no permission to read is told once, and followed once it may be.
+func TestManyPermissionDenied(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "s.log")
+	writeFile(t, secret, "s1\n")
+	if err := os.Chmod(secret, 0); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := os.Open(secret); err == nil {
+		f.Close()
+		t.Skip("running as a user who reads any file")
+	}
+	tl := startMany(t, []string{filepath.Join(dir, "*.log")}, linereader.Options{}, ManyOptions{}, true).run()
+	tl.warned(t, "s.log: open "+secret+": permission denied")
+	if err := os.Chmod(secret, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tl.expect(t, mRec{"s.log", "s1\n", 0, 1})
+}
+
+// Without Warn, a file that cannot be read is OpenMany's error, as it is Open's.
+func TestManyWithoutWarn(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "d.log"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m, err := OpenMany(t.Context(), []string{filepath.Join(dir, "*.log")}, linereader.Options{}, ManyOptions{})
+	if err == nil {
+		m.Close()
+		t.Fatal("OpenMany of a directory without Warn: no error")
+	}
+}
+
+// A pattern that matches nothing waits for files; a directory removed and made again is
+// watched again; a pattern with ** finds files in directories made later, at any depth.
+func TestManyDirectories(t *testing.T) {
+	modes(t, func(t *testing.T, notify bool) {
+		top := t.TempDir()
+		logs := filepath.Join(top, "logs")
+		tl := startMany(t, []string{filepath.Join(logs, "*.log"), filepath.Join(top, "svc", "**", "*.log")},
+			linereader.Options{}, ManyOptions{}, notify).run()
+		tl.quiet(t, 3*testPoll)
+		if err := os.Mkdir(logs, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(logs, "a.log"), "a1\n")
+		tl.expect(t, mRec{"a.log", "a1\n", 0, 1})
+		if err := os.RemoveAll(logs); err != nil {
+			t.Fatal(err)
+		}
+		tl.quiet(t, 3*testPoll)
+		if err := os.Mkdir(logs, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(3 * testPoll) // the poll finds the directory made again
+		writeFile(t, filepath.Join(logs, "b.log"), "b1\n")
+		tl.expect(t, mRec{"b.log", "b1\n", 0, 1})
+		deep := filepath.Join(top, "svc", "x", "y")
+		if err := os.MkdirAll(deep, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(deep, "c.log"), "c1\n")
+		tl.expect(t, mRec{"c.log", "c1\n", 0, 1})
+		writeFile(t, filepath.Join(top, "svc", "d.log"), "d1\n")
+		tl.expect(t, mRec{"d.log", "d1\n", 0, 1})
+	})
+}
+
+// Exclude leaves names out; a file met under two names (a hard link) is read once.
+func TestManyExcludeAndLinks(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.log"), "a1\n")
+	writeFile(t, filepath.Join(dir, "old.log"), "o1\n")
+	if err := os.Link(filepath.Join(dir, "a.log"), filepath.Join(dir, "b.log")); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	tl := startMany(t, []string{filepath.Join(dir, "*.log")}, linereader.Options{}, ManyOptions{Exclude: []string{"old.*"}}, true).run()
+	tl.expect(t, mRec{"a.log", "a1\n", 0, 1})
+	write(t, logFile(t, filepath.Join(dir, "b.log")), "a2\n")
+	tl.expect(t, mRec{"a.log", "a2\n", 3, 2})
+	tl.quiet(t, 100*time.Millisecond)
+}
+
+// Idle is called when every file has been read and the Many waits, on the goroutine that
+// iterates; Moved when a name's reading moves to another file, before any record of it.
+func TestManyIdleMoved(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.log")
+	fa := logFile(t, a)
+	write(t, fa, "1\n")
+	var events []string
+	tl := startMany(t, []string{a}, linereader.Options{}, ManyOptions{}, true)
+	tl.m.mo.Idle = func() { events = append(events, "idle") }
+	tl.m.mo.Moved = func() { events = append(events, "moved") }
+	tl.body = func(r mRec) { events = append(events, r.rec) }
+	tl.run()
+	tl.expect(t, mRec{"a.log", "1\n", 0, 1})
+	rename(t, a, a+".1")
+	write(t, logFile(t, a), "2\n")
+	tl.expect(t, mRec{"a.log", "2\n", 0, 2})
+	tl.m.Close()
+	tl.ended(t)
+	got := strings.Join(slices.Compact(events), " ")
+	if !strings.HasPrefix(got, "1\n idle") || !strings.Contains(got, "moved 2\n") {
+		t.Fatalf("events %q: want the record, idle, ..., moved before the next file's record", got)
 	}
 }

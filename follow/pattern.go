@@ -54,7 +54,8 @@ func compilePattern(text string) (pattern, error) {
 		for j < len(text) && !isSep(text[j]) {
 			j++
 		}
-		if j > i {
+		// "**/**" is "**": consecutive ones would only multiply the ways to match.
+		if j > i && !(text[i:j] == "**" && len(elems) > 0 && elems[len(elems)-1] == "**") {
 			elems, starts = append(elems, text[i:j]), append(starts, i)
 		}
 		i = j
