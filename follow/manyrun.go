@@ -49,7 +49,13 @@ func (m *Many) wait() bool {
 	return true
 }
 
-// housekeep closes the files idle for CloseIdle, and more while the Many holds more
+// goneAfter is how long a member whose name and file are gone (deleted, nothing queued)
+// keeps its file open: a name deleted and made again at once is a rotation, and the
+// writer may still append to the deleted file until it reopens the name. Then it is
+// parked (its deleted file's space freed), and forgotten unless its name comes back.
+const goneAfter = time.Second
+
+// housekeep closes the files idle for CloseIdle (or goneAfter, deleted), and more while the Many holds more
 // than its limit (lowered when the process ran out of descriptors, raised again by one a
 // look while it does not), and queues the members waiting for a descriptor while there
 // is room.
@@ -61,7 +67,11 @@ func (m *Many) housekeep() {
 		m.run.limit++
 	}
 	for mb := range m.run.open {
-		if mb.pos.eng == nil && !mb.queued && m.run.now.Sub(mb.last) >= m.mo.CloseIdle {
+		if mb.pos.eng != nil || mb.queued {
+			continue
+		}
+		idle := m.run.now.Sub(mb.last)
+		if idle >= m.mo.CloseIdle || idle >= goneAfter && mb.src.gone() {
 			m.park(mb)
 		}
 	}

@@ -149,7 +149,9 @@ func (w *manyWatcher) poll(all bool) {
 		if err != nil {
 			fi = nil
 		}
-		if s.differs(fi) {
+		// A name still missing is nudged too: its member is forgotten once no file is
+		// left beside the name that its checkpoint could be in.
+		if s.differs(fi) || fi == nil {
 			w.m.nudge(mb)
 		}
 	}

@@ -153,9 +153,7 @@ func (m *Many) ended(mb *member) (moved bool) {
 	src.backTo(p.at)
 	m.run.release(p)
 	mb.start.initial = false
-	if src.gone() {
-		m.drop(mb)
-	} else if len(m.run.starved) > 0 {
+	if len(m.run.starved) > 0 {
 		m.park(mb) // a member waits for a descriptor: this one waits without one
 	}
 	return false

@@ -83,6 +83,7 @@ type reading struct {
 	moved  bool
 	shared int64 // pos when what is read was last published
 	end    int64 // pos when a read of cur last came short, at the end of its data; -1: none yet
+	back   int64 // where the next Read sets cur's position back to (see backTo); -1: nowhere
 }
 
 // gap is how long a pause between two reads of a file (a wait, or a process stopped with
@@ -95,7 +96,7 @@ func newSource(d *discovery, h *handles, cur *file, pos int64, opt linereader.Op
 	s := &source{
 		d: d, h: h, opt: opt, idle: fo.Idle, moved: fo.Moved,
 		sig: signals{wake: make(chan struct{}, 1), done: make(chan struct{})},
-		rd:  reading{cur: cur, pos: pos, start: pos, since: time.Now(), last: time.Now(), end: -1},
+		rd:  reading{cur: cur, pos: pos, start: pos, since: time.Now(), last: time.Now(), end: -1, back: -1},
 	}
 	if !cur.sealed {
 		s.rd.tail.recall(cur.f, pos)
@@ -120,6 +121,10 @@ func (s *source) Read(p []byte) (int, error) {
 	for {
 		if s.stopped.Load() {
 			return 0, linereader.ErrStop
+		}
+		if s.rd.back >= 0 {
+			s.rd.cur.f.Seek(s.rd.back, io.SeekStart) // see backTo
+			s.rd.back = -1
 		}
 		if s.rd.moved {
 			s.rd.moved = false
@@ -353,7 +358,7 @@ func (s *source) begin() {
 		}
 		cur.readHead()
 	}
-	rd.pos, rd.tail, rd.atEnd, rd.end = cur.at, cur.tail, cur.at > 0, -1
+	rd.pos, rd.tail, rd.atEnd, rd.end, rd.back = cur.at, cur.tail, cur.at > 0, -1, -1
 	cur.at, cur.tail = 0, tailBytes{}
 	rd.since, rd.last, rd.moved = time.Now(), time.Now(), true
 	s.publish()
@@ -361,8 +366,11 @@ func (s *source) begin() {
 
 // backTo sets the reading of cur back to off, just past the last record yielded: a
 // Many's engine, stopped where the source would wait (see nowait), dropped the bytes
-// read after it, the start of a record not complete yet, and reads them again next
-// time. A compressed file is decompressed again up to off.
+// read after it, the start of a record not complete yet, and reads them again next time.
+// The bytes before off are taken now, as they were read (a truncation while the Many
+// waits is found against them); the file itself is set back at the next Read, so that
+// while the Many waits its position is where reading stopped. A compressed file is
+// decompressed again up to off.
 func (s *source) backTo(off int64) {
 	rd := &s.rd
 	if rd.pos == off || rd.cur == nil {
@@ -376,9 +384,9 @@ func (s *source) backTo(off int64) {
 			io.CopyN(io.Discard, cur.r, off)
 		}
 	} else {
-		cur.f.Seek(off, io.SeekStart)
 		rd.tail = tailBytes{}
 		rd.tail.recall(cur.f, off)
+		rd.back = off
 	}
 	rd.pos, rd.atEnd = off, false
 	s.publish()
