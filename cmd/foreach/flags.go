@@ -28,13 +28,18 @@ type config struct {
 	index    bool // --index (ztext.go): write FILE.zidx for each FILE, and nothing else
 	files    []string
 
-	follow  bool   // -f (follow.go)
-	fromEnd bool   // --from-end, with -f
-	state   string // --state FILE, with -f (state.go)
-	maxOpen int    // --max-open N, with -f: follow.ManyOptions.MaxOpen (0: its default)
+	follow bool // -f (follow.go)
+	followConfig
 
 	last    int  // --last N (last.go): the last N records of each file; -1 without the flag
 	reverse bool // --reverse (reverse.go): the records of each file last first
+}
+
+// followConfig is what -f's flags say besides -f itself.
+type followConfig struct {
+	fromEnd bool   // --from-end
+	state   string // --state FILE (state.go)
+	maxOpen int    // --max-open N: follow.ManyOptions.MaxOpen (0: its default)
 }
 
 // progressMode says whether to draw the progress bar.
