@@ -305,18 +305,8 @@ func (d *Decoder) run(tt []uint32, n, repeat int, b byte) int {
 // bytes in one array), and the chain of successors is followed from
 // origPtr's.
 func (d *Decoder) inverseBWT(n, origPtr int) {
+	d.links(n)
 	tt := d.tt[:n]
-	var start [256]uint32
-	sum := uint32(0)
-	for b, c := range d.c {
-		start[b] = sum
-		sum += c
-	}
-	for i := range tt {
-		b := tt[i] & 0xff
-		tt[start[b]] |= uint32(i) << 8
-		start[b]++
-	}
 	first := tt[origPtr] >> 8
 	if n >= minWalks && d.walks(first, n) {
 		return
@@ -330,6 +320,24 @@ func (d *Decoder) inverseBWT(n, origPtr int) {
 		p = e >> 8
 	}
 	d.pieces = append(d.pieces[:0], pre)
+}
+
+// links puts in the upper bits of each of the n entries of tt the index of
+// its successor: the entries of byte value b, in order, are the successors
+// of the entries that sort under b (bzip2's T vector).
+func (d *Decoder) links(n int) {
+	tt := d.tt[:n]
+	var start [256]uint32
+	sum := uint32(0)
+	for b, c := range d.c {
+		start[b] = sum
+		sum += c
+	}
+	for i := range tt {
+		b := tt[i] & 0xff
+		tt[start[b]] |= uint32(i) << 8
+		start[b]++
+	}
 }
 
 // grow makes the pool at least n bytes long.
