@@ -35,7 +35,8 @@ const (
 type Decoder struct {
 	// tt is the block after entropy decoding: a byte in the low 8 bits of
 	// each entry, and after the inverse BWT the index of the entry to read
-	// after it in the bits above, as in bzip2's "fast" decoder.
+	// after it in the bits above, as in bzip2's "fast" decoder. It has
+	// room for one entry more than the largest block: the walks' sink.
 	tt []uint32
 	// pool holds the block in order after the inverse BWT, before the final
 	// run-length decoding, as the runs in pieces (in chunks written by the
@@ -100,8 +101,8 @@ func (d *Decoder) entropy(br *bitReader, blockSize int) (n int, origPtr int, crc
 	if err := d.codeLengths(br, trees, alpha); err != nil {
 		return 0, 0, 0, err
 	}
-	if len(d.tt) < blockSize {
-		d.tt = make([]uint32, blockSize)
+	if len(d.tt) < blockSize+1 { // and the walks' sink
+		d.tt = make([]uint32, blockSize+1)
 	}
 	n, err = d.symbols(br, symbols, alpha, blockSize)
 	if err != nil {
