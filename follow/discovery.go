@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/foreachio/foreach/linereader"
 )
 
 // discovery finds the files that had the followed name: it looks at the name, lists the
@@ -86,6 +88,49 @@ func newDiscovery(name string, h *handles, env *manyEnv) (*discovery, error) {
 		fl.close()
 	}
 	return d, nil
+}
+
+// stillWritten returns the file beside the name that its writer still writes to, at
+// its end (its last complete record's), for a follower that begins with at, the file at
+// the name, empty: a file rotated away before at was made, and written since (the writer
+// has not reopened the name yet: what it writes until it does is new, and a checkpoint
+// taken at at's start would not find it). at is queued after it. The newest such file, or
+// nil when there is none: then reading begins with at.
+func (d *discovery) stillWritten(at *file, opt linereader.Options) (*file, int64) {
+	var best *file
+	for _, sib := range d.siblings().files {
+		if sib.fi.Size() == 0 || !sib.fi.ModTime().After(at.born) {
+			continue
+		}
+		fl, err := d.open(sib.path)
+		switch {
+		case err != nil:
+			continue
+		case fl.compressed() || best != nil && fl.compare(best) <= 0:
+			fl.close()
+			continue
+		}
+		if best != nil {
+			best.close()
+		}
+		best = fl
+	}
+	if best == nil {
+		return nil, 0
+	}
+	off, err := linereader.LastBoundary(best.f, best.id.Size(), opt)
+	if err == nil {
+		_, err = best.f.Seek(off, io.SeekStart)
+	}
+	if err != nil {
+		best.close()
+		return nil, 0
+	}
+	if id, ok := fileID(best.id); ok {
+		delete(d.known, id)
+	}
+	d.queue = append(d.queue, at)
+	return best, off
 }
 
 // open opens the file at path beside the name, noting what its name says of its place

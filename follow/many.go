@@ -133,10 +133,11 @@ func OpenMany(ctx context.Context, patterns []string, opt linereader.Options, mo
 	m.names = newNames(pats, excl, m.env.dirs, w.fs)
 	m.env.skip = m.names.ownName
 	m.watch = w
-	m.names.begin = m.beginAt(mo.Resume, true)
+	began := time.Now()
+	m.names.begin = m.beginAt(mo.Resume, true, began)
 	first := m.names.first()
 	m.names.mu.Lock()
-	m.names.begin = m.beginAt(mo.Resume, false)
+	m.names.begin = m.beginAt(mo.Resume, false, began)
 	m.names.mu.Unlock()
 	m.resumeMissing(mo.Resume)
 	if err := m.openFirst(first); err != nil {

@@ -592,3 +592,80 @@ func TestManyIdleMoved(t *testing.T) {
 		t.Fatalf("events %q: want the record, idle, ..., moved before the next file's record", got)
 	}
 }
+
+// Found by TestFollowModelMany: a log's first file renamed away and the next one made
+// (empty), the writer still on the first; a run that began with the empty file at the
+// name stopped; while down, the writer wrote to the first file, then reopened the name
+// and wrote to it, and the name was rotated again. The checkpoint named the empty file at
+// its start, and resume read only the files rotated after it: the first file's records
+// were lost. A checkpoint taken when its file held nothing goes on with whatever was
+// written since, to any of the name's files, oldest first.
+func TestManyResumeFromAnEmptyFile(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "l03.log")
+	pat := []string{filepath.Join(dir, "*.log*")}
+	a := logFile(t, name)
+	time.Sleep(15 * time.Millisecond)
+	rename(t, name, name+".1")
+	writeFile(t, name, "")
+	time.Sleep(15 * time.Millisecond)
+	m, err := OpenMany(t.Context(), pat, linereader.Options{}, ManyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := m.State()
+	m.Close()
+	time.Sleep(15 * time.Millisecond)
+	write(t, a, "r1\nr2\n") // to the first file, renamed, while down
+	time.Sleep(15 * time.Millisecond)
+	b := logFile(t, name) // the writer reopens the name
+	rename(t, name, name+"-00000001")
+	writeFile(t, name, "")
+	time.Sleep(15 * time.Millisecond)
+	write(t, b, "r3\n")
+	tl := startMany(t, pat, linereader.Options{}, ManyOptions{Resume: st}, true).run()
+	tl.expect(t, mRec{"l03.log", "r1\n", 0, 1}, mRec{"l03.log", "r2\n", 3, 2}, mRec{"l03.log", "r3\n", 0, 3})
+}
+
+// Found by TestFollowModelMany: a log made while the command was stopped, rotated and
+// written while it was down. The name the state does not hold appeared while the
+// program was down: every file of it is read, its rotated files included, oldest first.
+func TestManyNameAppearedWhileDown(t *testing.T) {
+	dir := t.TempDir()
+	pat := []string{filepath.Join(dir, "*.log*")}
+	writeFile(t, filepath.Join(dir, "a.log"), "a1\n")
+	m, err := OpenMany(t.Context(), pat, linereader.Options{}, ManyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := m.State()
+	m.Close()
+	name := filepath.Join(dir, "b.log")
+	w := logFile(t, name)
+	write(t, w, "b1\n")
+	time.Sleep(15 * time.Millisecond)
+	rename(t, name, name+".1")
+	write(t, logFile(t, name), "b2\n")
+	tl := startMany(t, pat, linereader.Options{}, ManyOptions{Resume: st}, true).run()
+	// a.log from its checkpoint (taken before any record), then b.log whole.
+	tl.expect(t, mRec{"a.log", "a1\n", 0, 1}, mRec{"b.log", "b1\n", 0, 1}, mRec{"b.log", "b2\n", 0, 2})
+	tl.quiet(t, 50*time.Millisecond)
+}
+
+// A follower that begins at the start of an empty file at the name begins at the end of
+// the file its writer still writes to (written after the empty one was made: the writer
+// has not reopened the name yet): what comes there is read, then the file at the name;
+// what was there before is not.
+func TestOpenBeginsWhereTheWriterIs(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "app.log")
+	old := logFile(t, name)
+	write(t, old, "before\n")
+	rename(t, name, name+".1")
+	writeFile(t, name, "") // made by the rotation, empty
+	time.Sleep(15 * time.Millisecond)
+	write(t, old, "late\n") // the writer, not reopened yet
+	tl := startTailer(t, t.Context(), name, linereader.Options{}, Options{Poll: testPoll}, true).run()
+	write(t, old, "later\n")
+	write(t, logFile(t, name), "new\n")
+	tl.expect(t, fRec{"later\n", 12, 1}, fRec{"new\n", 0, 2})
+}

@@ -100,10 +100,11 @@ func (m *Many) openFirst(first []*member) error {
 }
 
 // beginAt returns how a member of a name found begins: from ManyOptions.Resume's
-// checkpoint of it if it has one; else, for the names OpenMany lists first (initial)
-// when there is no Resume, as Options say; else (a name found later, or one that
-// appeared while the program was down) from its start.
-func (m *Many) beginAt(resume *State, initial bool) func(string, os.FileInfo) *member {
+// checkpoint of it if it has one; for the names OpenMany lists first (initial) when
+// there is no Resume, as Options say; else whole (see whole): a name that appeared while
+// the program was down, with every file of it; a name found later, with its files
+// modified since OpenMany began (rotated before the name was found).
+func (m *Many) beginAt(resume *State, initial bool, began time.Time) func(string, os.FileInfo) *member {
 	return func(name string, fi os.FileInfo) *member {
 		mb := &member{name: name, key: stateKey(name)}
 		switch cp, ok := resume.Checkpoint(name); {
@@ -112,12 +113,24 @@ func (m *Many) beginAt(resume *State, initial bool) func(string, os.FileInfo) *m
 			mb.start.fo = Options{Resume: &cp}
 		case resume == nil && initial:
 			mb.start.fo = Options{Start: m.mo.Start, Last: m.mo.Last}
+		case initial:
+			mb.start.fo = Options{Resume: whole(name, time.Time{})}
+		default:
+			mb.start.fo = Options{Resume: whole(name, began.Add(-tick))}
 		}
 		if initial {
 			mb.start.scan = fi
 		}
 		return mb
 	}
+}
+
+// whole is the checkpoint of a name none was taken of, read whole since: the files of
+// the name modified since then (its rotated files, which a name found late may already
+// have), oldest first, each from its start, copies passed over, then the file at the
+// name from its start (see resumeEmptied).
+func whole(name string, since time.Time) *Checkpoint {
+	return &Checkpoint{Name: name, head: digestOf(nil), tail: digestOf(nil), mod: since, hasMod: true}
 }
 
 // resumeMissing sorts out ManyOptions.Resume's checkpoints that no member took: a name

@@ -37,6 +37,7 @@ type member struct {
 	cp    Checkpoint
 	fresh bool        // memberOpen: nothing yielded, and no file changed, since cp was taken
 	seen  os.FileInfo // memberAside: the name's file then (nil: missing)
+	alias bool        // memberAside: set aside because its file is read under another name
 	last  time.Time   // when it last yielded a record, or was opened: CloseIdle, and which to close first
 	// queued: in the scheduler's queue (a member is there once at most)
 	queued bool
@@ -189,6 +190,7 @@ func (m *Many) wake(mb *member) bool {
 	m.book.changes++
 	if m.run.claim(mb) != nil {
 		m.setAside(mb, nil) // read under another name
+		mb.alias = true
 		return false
 	}
 	return true
@@ -211,6 +213,11 @@ func (m *Many) reopen(mb *member) (fo Options, scan os.FileInfo, ok bool) {
 		}
 		if !(&stamp{mb.seen}).differs(fi) {
 			return Options{}, nil, false
+		}
+		if mb.alias && os.SameFile(fi, mb.seen) {
+			// The file read under another name: what was there was read there; what
+			// is written from now on is this name's.
+			return Options{Start: -1}, nil, true
 		}
 		mb.pos.lines = 0
 		return Options{}, nil, true // another file, or changed: from its start
@@ -245,7 +252,7 @@ func (m *Many) setAside(mb *member, err error) {
 	m.close(mb)
 	m.run.unclaim(mb)
 	fi, _ := os.Stat(mb.name)
-	mb.st, mb.seen = memberAside, fi
+	mb.st, mb.seen, mb.alias = memberAside, fi, false
 	mb.shared.stamp.Store(&stamp{fi})
 	m.book.changes++
 	if err != nil {
@@ -317,8 +324,8 @@ func (m *Many) checkpointOf(mb *member) (Checkpoint, bool) {
 	case memberParked:
 		return mb.cp, true
 	case memberNew:
-		if mb.start.fo.Resume != nil {
-			return *mb.start.fo.Resume, true
+		if r := mb.start.fo.Resume; r != nil && r.hasID {
+			return *r, true // a checkpoint of Resume's (not whole's): where it stands still
 		}
 	}
 	return Checkpoint{}, false

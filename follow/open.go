@@ -181,6 +181,11 @@ func begin(at *file, d *discovery, opt linereader.Options, fo Options, scan os.F
 	default:
 		start = fo.Start
 	}
+	if err == nil && fo.Resume == nil && start == 0 && at.id.Size() == 0 {
+		if w, off := d.stillWritten(at, opt); w != nil {
+			return w, off, nil
+		}
+	}
 	if err == nil {
 		_, err = at.f.Seek(start, io.SeekStart)
 	}

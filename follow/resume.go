@@ -1,6 +1,7 @@
 package follow
 
 import (
+	"io"
 	"os"
 	"slices"
 	"time"
@@ -16,6 +17,9 @@ func resume(cp *Checkpoint, at *file, d *discovery) (*file, int64) {
 	}
 	cands := openSiblings(d, at, since)
 	first, off := cp.locate(at, &cands)
+	if first != nil && cp.emptied() {
+		return resumeEmptied(cp, at, first, cands, d)
+	}
 	if first == at {
 		closeFiles(cands)
 		return at, off
@@ -39,6 +43,34 @@ func resume(cp *Checkpoint, at *file, d *discovery) (*file, int64) {
 	d.queue = queue
 	return first, off
 }
+
+// resumeEmptied is resume from a checkpoint taken when its file, first, held nothing
+// (a follower that began with an empty file at the name: issue 44's model over many
+// files, a log's first file renamed away and the next made, the writer still on the
+// first): whatever was written since, to any file, comes, oldest first, first itself
+// included, each from its start, then the file at the name. The writer may have written
+// to the file before first after the checkpoint (it had not reopened the name), and
+// before it wrote to first: that file is older than first, and resume proper reads none
+// older than the checkpoint's file. A file modified before the checkpoint, or in its very
+// tick, is not read again (copytruncate's copy, made just before the truncation that
+// emptied first).
+func resumeEmptied(cp *Checkpoint, at, first *file, cands []*file, d *discovery) (*file, int64) {
+	if first != at {
+		cands = append(cands, first)
+	}
+	queue := append(later(cands, func(c *file) bool { return c.mod.After(cp.mod) }, nil), at)
+	for _, fl := range queue {
+		if !fl.sealed {
+			fl.f.Seek(0, io.SeekStart)
+		}
+	}
+	d.queue = queue[1:]
+	return queue[0], 0
+}
+
+// emptied reports whether the checkpoint was taken when its file held nothing: at offset
+// 0, with no first bytes.
+func (c *Checkpoint) emptied() bool { return c.Offset == 0 && c.head.n == 0 && c.hasMod }
 
 // openSiblings opens the files beside the name but at, modified at or after since:
 // the checkpoint's file, a copy or a compressed copy of it, and the files rotated after

@@ -12,6 +12,13 @@ package main
 // were written, and print again at a kill no more than what came in the seconds before
 // it. In the suite, a few schedules with fixed seeds; benchmarks/follow-model.sh runs
 // many more (-model.schedules, -model.report).
+//
+// Issue 44 extends it to many files (TestFollowModelMany, -model.many): several logs in
+// one directory followed by a pattern that also matches their rotated files, each log
+// written, rotated in a scheme of its own at each rotation, logs created and deleted, with
+// the same stops, kills and restarts; checked per log: every record printed under the
+// name of the log it was written to, none lost or in part, each log's records in order
+// within a run.
 
 import (
 	"bytes"
@@ -37,6 +44,7 @@ var (
 	modelSeed      = flag.Uint64("model.seed", 1, "the first schedule's seed in TestFollowModel")
 	modelSteps     = flag.Int("model.steps", 60, "steps of each schedule in TestFollowModel")
 	modelReport    = flag.String("model.report", "", "TestFollowModel appends one tab-separated line per schedule to this file (see appendReport)")
+	modelMany      = flag.Int("model.many", 1, "schedules of TestFollowModelMany")
 )
 
 // modelSchemes are the rotation schemes; "mixture" picks one of the others at each
@@ -54,7 +62,7 @@ func TestFollowModel(t *testing.T) {
 		for k := range *modelSchedules {
 			seed := *modelSeed + uint64(k)
 			t.Run(fmt.Sprintf("%s/seed=%d", scheme, seed), func(t *testing.T) {
-				m := newModel(t, scheme, seed)
+				m := newModel(t, scheme, seed, false)
 				m.run(*modelSteps)
 				res := m.check()
 				if *modelReport != "" {
@@ -62,6 +70,30 @@ func TestFollowModel(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestFollowModelMany is the model over many files: `foreach -f -H --state STATE
+// 'DIR/*.log*'` over logs written, rotated in every scheme (a scheme of its own at each
+// rotation), created and deleted, while the command is stopped, killed and started again.
+// The pattern matches the rotated files too: each is read once, under its log's name.
+func TestFollowModelMany(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the model's schedules take seconds")
+	}
+	if _, err := os.Stat("/proc/self"); err != nil {
+		t.Skip("SIGSTOP and SIGKILL of the command: a Unix with /proc")
+	}
+	for k := range *modelMany {
+		seed := *modelSeed + uint64(k)
+		t.Run(fmt.Sprintf("many/seed=%d", seed), func(t *testing.T) {
+			m := newModel(t, "many", seed, true)
+			m.run(*modelSteps)
+			res := m.check()
+			if *modelReport != "" {
+				appendReport(t, *modelReport, res)
+			}
+		})
 	}
 }
 
@@ -73,7 +105,8 @@ func modelRecord(seq int) string {
 
 var modelPad = strings.Repeat("abcdefghij", 7)
 
-var modelLine = regexp.MustCompile(`^seq=(\d{8}) [a-j]*$`)
+// modelLine is a line the command prints: with -H (many), the name first.
+var modelLine = regexp.MustCompile(`^(?:(.*):)?seq=(\d{8}) [a-j]*$`)
 
 // model is the reference: what was written, where it went, and what each run of the
 // command printed.
@@ -81,20 +114,32 @@ type model struct {
 	t     *testing.T
 	rng   *rand.Rand
 	res   modelResult
-	name  string
+	dir   string
 	state string
-	w     *os.File // the writer's file: the log as the writer opened it
-	// rest is the part of record seq-1 not written yet (a record cut across writes);
-	// seq counts the records begun.
-	rest  string
-	seq   int
-	files []*modelFile // the rotated files, newest first
+	many  bool        // several logs, followed by a pattern (TestFollowModelMany)
+	logs  []*modelLog // the logs written to now
+	gone  []*modelLog // the logs deleted
+	seq   int         // counts the records begun, in all logs
+	logOf []*modelLog // the log each record was written to, by seq
+	made  int         // counts the logs made
 	runs  []*modelRun
 	cur   *modelRun // the run going on; nil while the command is down
 	t0    time.Time
-	dated int      // the last date suffix
-	moved bool     // the log was renamed away and the writer has not reopened it yet
 	log   []string // what the schedule did, shown when the check fails
+}
+
+// modelLog is one log: its name, the writer's file, and its rotated files.
+type modelLog struct {
+	m    *model
+	name string
+	w    *os.File // the writer's file: the log as the writer opened it
+	// rest is the part of the last record begun in this log not written yet (a record
+	// cut across writes).
+	rest  string
+	last  int          // the last record begun in this log; -1: none
+	files []*modelFile // the rotated files, newest first
+	dated int          // the last date suffix
+	moved bool         // the log was renamed away and the writer has not reopened it yet
 }
 
 // note notes what the schedule did.
@@ -102,10 +147,11 @@ func (m *model) note(format string, args ...any) {
 	m.log = append(m.log, fmt.Sprintf("%6d seq %5d: ", time.Since(m.t0).Milliseconds(), m.seq)+fmt.Sprintf(format, args...))
 }
 
-// modelFile is a rotated file: its name now, and the records it holds, whole.
+// modelFile is a rotated file: its name now, and the records it holds, whole: those of
+// its log in [from, to), by seq.
 type modelFile struct {
 	path     string
-	from, to int // records [from, to)
+	from, to int
 }
 
 // modelResult is what a schedule did and what its check found.
@@ -127,12 +173,27 @@ type modelResult struct {
 	Seconds    float64
 }
 
-func newModel(t *testing.T, scheme string, seed uint64) *model {
+func newModel(t *testing.T, scheme string, seed uint64, many bool) *model {
 	dir := t.TempDir()
-	m := &model{t: t, rng: rand.New(rand.NewPCG(seed, 38)), name: filepath.Join(dir, "app.log"), state: filepath.Join(dir, "state"),
+	m := &model{t: t, rng: rand.New(rand.NewPCG(seed, 38)), dir: dir, state: filepath.Join(dir, "state"), many: many,
 		res: modelResult{Scheme: scheme, Seed: seed, Rotations: map[string]int{}}, t0: time.Now()}
-	m.reopen()
+	if !many {
+		m.newLog("app.log")
+		return m
+	}
+	for range 3 {
+		m.newLog(fmt.Sprintf("l%02d.log", m.made))
+	}
 	return m
+}
+
+// newLog makes a log called base in the directory, its writer's file open.
+func (m *model) newLog(base string) *modelLog {
+	l := &modelLog{m: m, name: filepath.Join(m.dir, base), last: -1}
+	m.made++
+	l.reopen()
+	m.logs = append(m.logs, l)
+	return l
 }
 
 // run runs a schedule of steps random steps, then lets the command print the rest.
@@ -151,9 +212,9 @@ func (m *model) run(steps int) {
 func (m *model) step() {
 	switch r := m.rng.IntN(100); {
 	case r < 45:
-		m.write(1 + m.rng.IntN(40))
+		m.pick().write(1 + m.rng.IntN(40))
 	case r < 60:
-		m.rotate()
+		m.pick().rotate()
 	case r < 70 && m.cur != nil && !m.cur.stopped:
 		m.kill()
 	case r < 76 && m.cur != nil && !m.cur.stopped:
@@ -170,30 +231,42 @@ func (m *model) step() {
 			m.kill()
 			m.res.EarlyKills++
 		}
+	case r < 95 && m.many && len(m.logs) < 6:
+		l := m.newLog(fmt.Sprintf("l%02d.log", m.made))
+		m.note("create %s", filepath.Base(l.name))
+	case r < 97 && m.many && len(m.logs) > 1:
+		m.pick().remove()
 	default:
 		time.Sleep(time.Duration(m.rng.IntN(300)) * time.Millisecond)
 	}
 	time.Sleep(time.Duration(m.rng.IntN(20)) * time.Millisecond)
 }
 
+// pick picks a log at random.
+func (m *model) pick() *modelLog { return m.logs[m.rng.IntN(len(m.logs))] }
+
 // write writes n records, each cut into one to three writes anywhere; the last may be
 // left unfinished, to be finished by the next write.
-func (m *model) write(n int) {
+func (l *modelLog) write(n int) {
+	m := l.m
 	var b strings.Builder
-	b.WriteString(m.rest)
+	b.WriteString(l.rest)
 	for range n {
 		b.WriteString(modelRecord(m.seq))
+		m.logOf = append(m.logOf, l)
+		l.last = m.seq
 		m.seq++
 	}
 	data := b.String()
-	m.rest = ""
+	m.note("write %s %d..%d", filepath.Base(l.name), m.seq-n, m.seq-1)
+	l.rest = ""
 	if m.rng.IntN(3) == 0 {
-		cut := len(data) - 1 - m.rng.IntN(len(modelRecord(m.seq-1))-1)
-		data, m.rest = data[:cut], data[cut:]
+		cut := len(data) - 1 - m.rng.IntN(len(modelRecord(l.last))-1)
+		data, l.rest = data[:cut], data[cut:]
 	}
 	for len(data) > 0 {
 		k := min(len(data), 1+m.rng.IntN(120))
-		if _, err := m.w.WriteString(data[:k]); err != nil {
+		if _, err := l.w.WriteString(data[:k]); err != nil {
 			m.t.Fatal(err)
 		}
 		data = data[k:]
@@ -201,145 +274,147 @@ func (m *model) write(n int) {
 }
 
 // boundary finishes the record being written.
-func (m *model) boundary() {
-	if m.rest != "" {
-		if _, err := m.w.WriteString(m.rest); err != nil {
-			m.t.Fatal(err)
+func (l *modelLog) boundary() {
+	if l.rest != "" {
+		if _, err := l.w.WriteString(l.rest); err != nil {
+			l.m.t.Fatal(err)
 		}
-		m.rest = ""
+		l.rest = ""
 	}
 }
 
 // reopen has the writer open the name again, as a logger told to reopen does, at a
 // record boundary.
-func (m *model) reopen() {
-	m.boundary()
-	if m.w != nil {
-		m.w.Close()
+func (l *modelLog) reopen() {
+	l.boundary()
+	if l.w != nil {
+		l.w.Close()
 	}
-	f, err := os.OpenFile(m.name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(l.name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
-		m.t.Fatal(err)
+		l.m.t.Fatal(err)
 	}
-	if m.moved {
-		m.files[0].to = m.seq // the file renamed away holds no more
+	if l.moved {
+		l.files[0].to = l.m.seq // the file renamed away holds no more
 	}
-	m.w, m.moved = f, false
+	l.w, l.moved = f, false
 }
 
 // rotate rotates the log in the schedule's scheme, a tick of the file system's clock
 // after the last write, so that the files are rotated apart in time.
-func (m *model) rotate() {
+func (l *modelLog) rotate() {
+	m := l.m
 	scheme := m.res.Scheme
-	if scheme == "mixture" {
+	if scheme == "mixture" || scheme == "many" {
 		scheme = modelSchemes[m.rng.IntN(len(modelSchemes)-1)]
 	}
-	if m.moved {
-		m.reopen() // a rename before the writer reopened would make two files at once
+	if l.moved {
+		l.reopen() // a rename before the writer reopened would make two files at once
 	}
 	time.Sleep(12 * time.Millisecond)
 	m.res.Rotations[scheme]++
-	m.note("rotate %s", scheme)
+	m.note("rotate %s %s", filepath.Base(l.name), scheme)
 	defer func() {
 		var names []string
-		for _, f := range m.files {
+		for _, f := range l.files {
 			names = append(names, fmt.Sprintf("%s[%d,%d)#%d", filepath.Base(f.path), f.from, f.to, inode(f.path)))
 		}
-		m.note("files %s, app.log#%d", strings.Join(names, " "), inode(m.name))
+		m.note("files %s, %s#%d", strings.Join(names, " "), filepath.Base(l.name), inode(l.name))
 	}()
 	switch scheme {
 	case "copytruncate":
-		m.boundary()
-		m.shift()
-		data, err := os.ReadFile(m.name)
+		l.boundary()
+		l.shift()
+		data, err := os.ReadFile(l.name)
 		m.must(err)
-		m.must(os.WriteFile(m.name+".1", data, 0o644))
-		m.must(os.Truncate(m.name, 0))
-		m.files = slices.Insert(m.files, 0, &modelFile{path: m.name + ".1", from: m.lastTo(), to: m.seq})
+		m.must(os.WriteFile(l.name+".1", data, 0o644))
+		m.must(os.Truncate(l.name, 0))
+		l.files = slices.Insert(l.files, 0, &modelFile{path: l.name + ".1", from: l.lastTo(), to: m.seq})
 	case "dateext":
-		m.dated++
-		m.renameAway(fmt.Sprintf("%s-%08d", m.name, m.dated))
+		l.dated++
+		l.renameAway(fmt.Sprintf("%s-%08d", l.name, l.dated))
 	default:
-		m.shift()
-		m.renameAway(m.name + ".1")
+		l.shift()
+		l.renameAway(l.name + ".1")
 		switch scheme {
 		case "compress":
-			m.reopen() // postrotate, then compress
-			m.compress(m.files[0])
+			l.reopen() // postrotate, then compress
+			l.compress(l.files[0])
 		case "delaycompress":
-			if len(m.files) > 1 && !strings.HasSuffix(m.files[1].path, ".gz") {
-				m.compress(m.files[1])
+			if len(l.files) > 1 && !strings.HasSuffix(l.files[1].path, ".gz") {
+				l.compress(l.files[1])
 			}
 		}
 	}
-	m.prune()
+	l.prune()
 	time.Sleep(12 * time.Millisecond)
 }
 
 // renameAway renames the log to path and creates it anew; the writer goes on with the
 // old file for a while (it reopens at a later step, or before the next rotation).
-func (m *model) renameAway(path string) {
-	m.must(os.Rename(m.name, path))
-	f, err := os.OpenFile(m.name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+func (l *modelLog) renameAway(path string) {
+	m := l.m
+	m.must(os.Rename(l.name, path))
+	f, err := os.OpenFile(l.name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	m.must(err)
 	f.Close()
-	m.files = slices.Insert(m.files, 0, &modelFile{path: path, from: m.lastTo(), to: -1}) // to: set by reopen
-	m.moved = true
+	l.files = slices.Insert(l.files, 0, &modelFile{path: path, from: l.lastTo(), to: -1}) // to: set by reopen
+	l.moved = true
 	if m.rng.IntN(2) == 0 {
-		m.write(1 + m.rng.IntN(3)) // late records, to the old file
-		m.reopen()
+		l.write(1 + m.rng.IntN(3)) // late records, to the old file
+		l.reopen()
 	}
 }
 
 // lastTo is where the records of the file rotated last end: where the next one's
 // begin.
-func (m *model) lastTo() int {
-	if len(m.files) == 0 {
+func (l *modelLog) lastTo() int {
+	if len(l.files) == 0 {
 		return 0
 	}
-	return m.files[0].to
+	return l.files[0].to
 }
 
 // shift renames name.k (or name.k.gz) to name.k+1, oldest first.
-func (m *model) shift() {
-	for _, f := range m.files {
-		if !strings.HasPrefix(f.path, m.name+".") {
+func (l *modelLog) shift() {
+	for _, f := range l.files {
+		if !strings.HasPrefix(f.path, l.name+".") {
 			continue
 		}
-		rest := strings.TrimPrefix(f.path, m.name+".")
+		rest := strings.TrimPrefix(f.path, l.name+".")
 		num, ext, _ := strings.Cut(rest, ".")
 		k, err := strconv.Atoi(num)
 		if err != nil {
 			continue
 		}
-		next := fmt.Sprintf("%s.%d", m.name, k+1)
+		next := fmt.Sprintf("%s.%d", l.name, k+1)
 		if ext != "" {
 			next += "." + ext
 		}
 		f.path = next
 	}
 	// Renamed oldest first, so that none is renamed over another.
-	for i := len(m.files) - 1; i >= 0; i-- {
-		f := m.files[i]
-		if !strings.HasPrefix(f.path, m.name+".") {
+	for i := len(l.files) - 1; i >= 0; i-- {
+		f := l.files[i]
+		if !strings.HasPrefix(f.path, l.name+".") {
 			continue
 		}
-		old := m.previous(f.path)
+		old := l.previous(f.path)
 		if old != "" {
-			m.must(os.Rename(old, f.path))
+			l.m.must(os.Rename(old, f.path))
 		}
 	}
 }
 
 // previous is the name path had before shift gave it the next number.
-func (m *model) previous(path string) string {
-	rest := strings.TrimPrefix(path, m.name+".")
+func (l *modelLog) previous(path string) string {
+	rest := strings.TrimPrefix(path, l.name+".")
 	num, ext, _ := strings.Cut(rest, ".")
 	k, err := strconv.Atoi(num)
 	if err != nil || k < 2 {
 		return ""
 	}
-	old := fmt.Sprintf("%s.%d", m.name, k-1)
+	old := fmt.Sprintf("%s.%d", l.name, k-1)
 	if ext != "" {
 		old += "." + ext
 	}
@@ -348,7 +423,8 @@ func (m *model) previous(path string) string {
 
 // compress compresses f's file to f.path.gz, keeping its time, and removes it, as gzip
 // does.
-func (m *model) compress(f *modelFile) {
+func (l *modelLog) compress(f *modelFile) {
+	m := l.m
 	data, err := os.ReadFile(f.path)
 	m.must(err)
 	fi, err := os.Stat(f.path)
@@ -367,19 +443,39 @@ func (m *model) compress(f *modelFile) {
 // it has been printed (the model's guarantee holds for what is on disk).
 const keep = 4
 
-func (m *model) prune() {
-	for len(m.files) > keep {
-		f := m.files[len(m.files)-1]
-		if f.to < 0 || !m.printedAll(f.from, f.to) {
+func (l *modelLog) prune() {
+	for len(l.files) > keep {
+		f := l.files[len(l.files)-1]
+		if f.to < 0 || !l.m.printedAll(l, f.from, f.to) {
 			return
 		}
-		m.must(os.Remove(f.path))
-		m.files = m.files[:len(m.files)-1]
+		l.m.must(os.Remove(f.path))
+		l.files = l.files[:len(l.files)-1]
 	}
 }
 
-// printedAll reports whether some run printed every record in [from, to).
-func (m *model) printedAll(from, to int) bool {
+// remove deletes the log and its rotated files, once every record written to it has
+// been printed (a log deleted with records no run could print yet would lose them by
+// the schedule, not by the command): a service gone, its logs with it.
+func (l *modelLog) remove() {
+	m := l.m
+	l.boundary()
+	if !m.printedAll(l, 0, m.seq) {
+		return
+	}
+	m.note("remove %s", filepath.Base(l.name))
+	l.w.Close()
+	m.must(os.Remove(l.name))
+	for _, f := range l.files {
+		m.must(os.Remove(f.path))
+	}
+	m.logs = slices.DeleteFunc(m.logs, func(o *modelLog) bool { return o == l })
+	m.gone = append(m.gone, l)
+}
+
+// printedAll reports whether some run printed every record of l in [from, to) (nil:
+// of any log).
+func (m *model) printedAll(l *modelLog, from, to int) bool {
 	seen := make([]bool, to-from)
 	for _, r := range m.runs {
 		for _, s := range r.seqs() {
@@ -388,7 +484,12 @@ func (m *model) printedAll(from, to int) bool {
 			}
 		}
 	}
-	return !slices.Contains(seen, false)
+	for i, ok := range seen {
+		if !ok && (l == nil || m.logOf[from+i] == l) {
+			return false
+		}
+	}
+	return true
 }
 
 func (m *model) must(err error) {
@@ -398,9 +499,14 @@ func (m *model) must(err error) {
 	}
 }
 
-// start starts a run of the command.
+// start starts a run of the command: over the log by its name, or, with many logs, over
+// the pattern that matches them and their rotated files.
 func (m *model) start() {
-	r := startModelRun(m.t, m.name, m.state)
+	args := []string{"-f", "--state", m.state, filepath.Join(m.dir, "app.log")}
+	if m.many {
+		args = []string{"-f", "-H", "--state", m.state, filepath.Join(m.dir, "*.log*")}
+	}
+	r := startModelRun(m.t, args)
 	m.note("start run %d, pid %d", len(m.runs), r.cmd.Process.Pid)
 	m.runs = append(m.runs, r)
 	m.cur = r
@@ -431,7 +537,9 @@ func (m *model) waitState() {
 // finish lets a run go on until every record written has been printed by some run (or
 // a deadline passes), and ends it with SIGTERM.
 func (m *model) finish() {
-	m.boundary()
+	for _, l := range m.logs {
+		l.boundary()
+	}
 	if m.cur == nil {
 		m.start()
 	}
@@ -439,7 +547,7 @@ func (m *model) finish() {
 		m.cur.cont()
 	}
 	deadline := time.Now().Add(4 * outputDeadline)
-	for !m.printedAll(0, m.seq) && time.Now().Before(deadline) {
+	for !m.printedAll(nil, 0, m.seq) && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	m.cur.term()
@@ -457,30 +565,7 @@ func (m *model) check() modelResult {
 	res.Records = m.seq
 	seen := make([]int, m.seq)
 	for i, r := range m.runs {
-		prev := -1
-		lines := r.lines()
-		res.Printed += len(lines)
-		for _, line := range lines {
-			mm := modelLine.FindStringSubmatch(line.text)
-			seq := -1
-			if mm != nil {
-				seq, _ = strconv.Atoi(mm[1])
-			}
-			if seq < 0 || seq >= m.seq || line.text+"\n" != modelRecord(seq) {
-				res.Partial++
-				t.Errorf("run %d printed %q: not a record", i, line.text)
-				continue
-			}
-			if seq <= prev {
-				res.OutOfOrder++
-				t.Errorf("run %d printed record %d after %d", i, seq, prev)
-			}
-			prev = seq
-			if i > 0 && seen[seq] > 0 {
-				res.Duplicated++
-			}
-			seen[seq]++
-		}
+		m.checkRun(i, r, seen)
 		if i+1 < len(m.runs) && r.killed {
 			res.DupBound += r.printedWithin(dupWindow)
 		}
@@ -507,6 +592,42 @@ func (m *model) check() modelResult {
 	}
 	t.Logf("%+v", *res)
 	return *res
+}
+
+// checkRun checks the lines of run i: each a whole record, under the name of the log it
+// was written to (with many logs), each log's in the order written; seen counts the
+// records printed by the runs so far.
+func (m *model) checkRun(i int, r *modelRun, seen []int) {
+	t, res := m.t, &m.res
+	prev := map[*modelLog]int{}
+	lines := r.lines()
+	res.Printed += len(lines)
+	for _, line := range lines {
+		mm := modelLine.FindStringSubmatch(line.text)
+		seq := -1
+		if mm != nil {
+			seq, _ = strconv.Atoi(mm[2])
+		}
+		rec := line.text
+		if mm != nil && mm[1] != "" {
+			rec = strings.TrimPrefix(rec, mm[1]+":")
+		}
+		if seq < 0 || seq >= m.seq || rec+"\n" != modelRecord(seq) || m.many && mm[1] != m.logOf[seq].name {
+			res.Partial++
+			t.Errorf("run %d printed %q: not a record of the log it names", i, line.text)
+			continue
+		}
+		l := m.logOf[seq]
+		if p, ok := prev[l]; ok && seq <= p {
+			res.OutOfOrder++
+			t.Errorf("run %d printed record %d of %s after %d", i, seq, filepath.Base(l.name), p)
+		}
+		prev[l] = seq
+		if i > 0 && seen[seq] > 0 {
+			res.Duplicated++
+		}
+		seen[seq]++
+	}
 }
 
 func inode(path string) uint64 {
@@ -568,14 +689,14 @@ type timedLine struct {
 	at   time.Duration // running time
 }
 
-func startModelRun(t *testing.T, name, state string) *modelRun {
+func startModelRun(t *testing.T, args []string) *modelRun {
 	t.Helper()
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := &modelRun{ended: make(chan struct{}), t0: time.Now()}
-	r.cmd = exec.Command(os.Args[0], "-f", "--state", state, name)
+	r.cmd = exec.Command(os.Args[0], args...)
 	r.cmd.Env = append(os.Environ(), runMainEnv+"=1", "GORACE=atexit_sleep_ms=0")
 	r.cmd.Stdout = outW
 	var stderr bytes.Buffer
@@ -589,6 +710,7 @@ func startModelRun(t *testing.T, name, state string) *modelRun {
 		r.cmd.Process.Kill()
 		r.cmd.Wait()
 		// The name is missing for a moment while it is renamed away and created anew.
+		name := args[len(args)-1]
 		s := strings.ReplaceAll(stderr.String(), "foreach: "+quoteName(name)+": No such file or directory; waiting for it to appear\n", "")
 		if s != "" && !r.killed {
 			t.Errorf("the command's standard error: %q", s)
@@ -683,7 +805,7 @@ func (r *modelRun) seqs() []int {
 	var out []int
 	for _, l := range r.out {
 		if mm := modelLine.FindStringSubmatch(l.text); mm != nil {
-			n, _ := strconv.Atoi(mm[1])
+			n, _ := strconv.Atoi(mm[2])
 			out = append(out, n)
 		}
 	}
