@@ -9,8 +9,12 @@
 # benchmarks/results/follow-model.md and follow-model.tsv (one line per schedule), and
 # their history/ copies. The seeds are SEED, SEED+1, ...: a failing schedule is run again
 # with `go test ./cmd/foreach -run 'TestFollowModel/SCHEME/seed=N' -args -model.seed=N`.
+# MANY schedules over many files (TestFollowModelMany, issue 44: several logs followed by
+# a pattern that matches their rotated files too, each rotated in a scheme drawn at each
+# rotation, logs created and deleted) run too, as the row "many"; one fails again with
+# `go test ./cmd/foreach -run 'TestFollowModelMany/many/seed=N' -args -model.seed=N`.
 #
-#   benchmarks/follow-model.sh            # SCHEDULES=20 STEPS=120 SEED=1000
+#   benchmarks/follow-model.sh            # SCHEDULES=20 STEPS=120 SEED=1000 MANY=20
 #
 # It measures exactly the commit HEAD (built from `git archive`). Counts, not timings: a
 # busy machine makes the runs slower and the saves later, not the counts wrong.
@@ -21,6 +25,7 @@ cd "$(dirname "$0")/.."
 schedules="${SCHEDULES:-20}"
 steps="${STEPS:-120}"
 seed="${SEED:-1000}"
+many="${MANY:-20}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -30,15 +35,15 @@ git archive --format=tar HEAD | tar -x -C "$work" -f -
 start=$(date +%s)
 : >"$work/follow-model.tsv"
 status=0
-(cd "$work/cmd/foreach" && "$work/foreach.test" -test.run '^TestFollowModel$' -test.timeout 0 -test.v \
-	-model.schedules "$schedules" -model.steps "$steps" -model.seed "$seed" \
+(cd "$work/cmd/foreach" && "$work/foreach.test" -test.run '^TestFollowModel(Many)?$' -test.timeout 0 -test.v \
+	-model.schedules "$schedules" -model.steps "$steps" -model.seed "$seed" -model.many "$many" \
 	-model.report "$work/follow-model.tsv") >"$work/test.out" 2>&1 || status=$?
 elapsed=$(($(date +%s) - start))
 {
 	echo "# The model-based test of foreach -f --state"
 	echo
 	echo "- Commit: $rev (built from \`git archive\` of it), $(nproc) cores, $(go env GOVERSION), $(uname -sr)"
-	echo "- Command: \`SCHEDULES=$schedules STEPS=$steps SEED=$seed benchmarks/follow-model.sh\`, wall time $((elapsed / 60))m$((elapsed % 60))s; files in $(df -T "$work" | awk 'NR==2 {print $2}')"
+	echo "- Command: \`SCHEDULES=$schedules STEPS=$steps SEED=$seed MANY=$many benchmarks/follow-model.sh\`, wall time $((elapsed / 60))m$((elapsed % 60))s; files in $(df -T "$work" | awk 'NR==2 {print $2}')"
 	echo "- Load average as it ended: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "- The test: $( ((status == 0)) && echo "passed" || echo "FAILED (exit status $status)")"
 	echo
@@ -52,6 +57,11 @@ elapsed=$(($(date +%s) - start))
 	echo "*out of order*: records a run printed after a later one; *duplicated*: records printed"
 	echo "again by a run after a kill, against *allowed*: the lines the killed runs printed in the"
 	echo "2.5 s before their kill (the state is saved at least once a second)."
+	echo "The row *many* is the model over many files: \`foreach -f -H --state\` over a pattern matching"
+	echo "three to six logs in one directory and their rotated files, each rotation of a log in a"
+	echo "scheme drawn then, logs created and deleted (once all their records are printed); a line is"
+	echo "*partial* too if it names another log than the one its record was written to, and *out of"
+	echo "order* is counted per log."
 	echo
 	echo "| scheme | schedules | failed | records | lines printed | kills (early) | SIGSTOPs | rotations | lost | partial | out of order | duplicated | allowed | duplicated per kill |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"

@@ -57,5 +57,16 @@ raw=benchmarks/results/follow.txt # benchstat names its input: the path the repo
 	echo '```'
 	go tool benchstat -ignore load "$raw"
 	echo '```'
+	# Round 4's run (history/follow-r4.txt, its quiet machine) beside this one: the
+	# single-file follower's latency and CPU at idle, owed since round 5.
+	r4=benchmarks/results/history/follow-r4.txt
+	if [[ -f $r4 ]]; then
+		echo
+		echo "Against round 4 ($(grep -m1 '^commit:' "$r4" | cut -d' ' -f2), \`$r4\`), the benchmarks both have:"
+		echo
+		echo '```'
+		go tool benchstat -ignore load "$r4" "$raw"
+		echo '```'
+	fi
 } >"$work/follow.md"
 keep_results "$rev" "$work/follow.md"
