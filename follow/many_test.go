@@ -588,8 +588,8 @@ func TestManyIdleMoved(t *testing.T) {
 	tl.m.Close()
 	tl.ended(t)
 	got := strings.Join(slices.Compact(events), " ")
-	if !strings.HasPrefix(got, "1\n idle") || !strings.Contains(got, "moved 2\n") {
-		t.Fatalf("events %q: want the record, idle, ..., moved before the next file's record", got)
+	if !strings.HasPrefix(got, "1\n ") || !strings.Contains(got, "moved 2\n") || !strings.Contains(got, "idle") {
+		t.Fatalf("events %q: want the first record, moved just before the next file's record, and idle", got)
 	}
 }
 
