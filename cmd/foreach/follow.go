@@ -135,17 +135,24 @@ func (fl *following) printer(name string) *printer {
 	return p
 }
 
-// header writes tail -F's header before a record of name when the last record printed
-// was another file's: "==> NAME <==", after a blank line but before the first.
-// Called with mu held.
+// header is called before a record of name is printed: when the last record printed
+// was another file's, that file's turn is over, and what is pending is written (a file
+// written flat out never lets the Many wait, where Idle writes it, and its records must
+// not hold back another's in the buffer); then tail -F's header, "==> NAME <==", after
+// a blank line but before the first. Called with mu held.
 func (fl *following) header(name string) {
-	if !fl.headers || fl.last == name {
+	if fl.last == name {
 		return
 	}
 	if fl.last != "" {
-		fl.c.w.Write([]byte{'\n'})
+		fl.c.flush()
 	}
-	fl.c.w.Write([]byte("==> " + displayName(name) + " <==\n"))
+	if fl.headers {
+		if fl.last != "" {
+			fl.c.w.Write([]byte{'\n'})
+		}
+		fl.c.w.Write([]byte("==> " + displayName(name) + " <==\n"))
+	}
 	fl.last = name
 }
 
