@@ -11,8 +11,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -668,4 +670,52 @@ func TestOpenBeginsWhereTheWriterIs(t *testing.T) {
 	write(t, old, "later\n")
 	write(t, logFile(t, name), "new\n")
 	tl.expect(t, fRec{"later\n", 12, 1}, fRec{"new\n", 0, 2})
+}
+
+// Close from another goroutine ends the loop (Err nil), and with ctx done the loop ends
+// too; the watcher's goroutine and the notifications end with them, and every file is
+// closed.
+func TestManyCloseAndCancel(t *testing.T) {
+	for _, how := range []string{"close", "cancel"} {
+		t.Run(how, func(t *testing.T) {
+			before := runtime.NumGoroutine()
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "a.log"), "a\n")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			m, err := OpenMany(ctx, []string{filepath.Join(dir, "*.log")}, linereader.Options{}, ManyOptions{Options: Options{Poll: time.Hour}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var n atomic.Int64
+			ended := make(chan struct{})
+			go func() {
+				for range m.Views() {
+					n.Add(1)
+				}
+				close(ended)
+			}()
+			for n.Load() == 0 {
+				time.Sleep(time.Millisecond)
+			}
+			if how == "close" {
+				m.Close()
+			} else {
+				cancel()
+			}
+			select {
+			case <-ended:
+			case <-time.After(followDeadline):
+				t.Fatal("the loop did not end")
+			}
+			if err := m.Err(); err != nil {
+				t.Errorf("Err = %v, want nil", err)
+			}
+			m.Close()
+			if open := m.env.fds.n.Load(); open != 0 {
+				t.Errorf("%d files open after Close", open)
+			}
+			goroutines(t, before)
+		})
+	}
 }
