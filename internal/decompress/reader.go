@@ -210,6 +210,8 @@ func (r *Reader) newDecoder() error {
 		r.dec, err = newXzDecoder(r.buf, r.consumed)
 	case Lz4:
 		r.dec = newLz4Decoder(r.buf, r.consumed)
+	case Lzma:
+		r.dec, err = newLzmaDecoder(r.buf, r.consumed)
 	}
 	if err != nil {
 		r.dec = nil

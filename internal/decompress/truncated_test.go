@@ -48,6 +48,7 @@ var truncatedTools = []struct{ compress, decompress string }{
 	{"bzip2 -c -1", "bzip2 -dc"},
 	{"xz -c", "xz -dc"},
 	{"xz -c -0 -T2 --block-size=256KiB", "xz -dc"},
+	{"xz -c --format=lzma", "xz -dc"},
 	{"zstd -c -q", "zstd -dc -q"},
 	{"zstd -c -q -19", "zstd -dc -q"},
 	{"lz4 -c -q", "lz4 -dc -q"},
@@ -95,13 +96,13 @@ func TestTruncatedAsTools(t *testing.T) {
 }
 
 // truncationPoints are n points spread over a stream of size bytes, from the end of
-// the longest magic number Detect reads (10 bytes, bzip2's: input cut inside its magic
-// number is not recognised, and passes as it is) to the last byte, and the few bytes
-// before its end.
+// the longest header Detect reads (14 bytes, a .lzma file's and its first byte of data:
+// input cut inside it is not recognised, and passes as it is) to the last byte, and
+// the few bytes before its end.
 func truncationPoints(size, n int) []int {
 	var cuts []int
 	for i := range n {
-		cuts = append(cuts, 10+i*(size-11)/(n-1))
+		cuts = append(cuts, 14+i*(size-15)/(n-1))
 	}
 	for k := 1; k <= 4; k++ {
 		cuts = append(cuts, size-k)
