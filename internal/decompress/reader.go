@@ -244,13 +244,18 @@ func (r *Reader) pastSkippable() (Format, error) {
 			}
 			return Zstd, err
 		}
-		size := int(binary.LittleEndian.Uint32(h[4:]))
+		// 64 bits and in pieces: a size of 2 GiB or more is no int on 386 and arm.
+		size := int64(binary.LittleEndian.Uint32(h[4:]))
 		r.buf.Discard(8)
-		if k, err := r.buf.Discard(size); k < size {
-			if err == io.EOF {
-				err = io.ErrUnexpectedEOF
+		for size > 0 {
+			k, err := r.buf.Discard(int(min(size, readSize)))
+			size -= int64(k)
+			if err != nil {
+				if err == io.EOF {
+					err = io.ErrUnexpectedEOF
+				}
+				return Zstd, err
 			}
-			return Zstd, err
 		}
 	}
 }
