@@ -32,6 +32,9 @@ targets="
 ./internal/decompress FuzzReader
 ./internal/decompress FuzzTrailing
 ./internal/decompress FuzzXzDecoder
+./internal/decompress FuzzXzFilters
+./internal/lzma FuzzReader2
+./internal/lzma FuzzReader1
 ./internal/inflate FuzzRoundTrip
 ./internal/inflate FuzzRaw
 ./internal/bzblock FuzzBlock

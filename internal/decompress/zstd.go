@@ -8,10 +8,13 @@ import (
 )
 
 // zstdDecoder decodes zstd frames (and skips skippable frames) through a
-// framing, which tells where the last frame ended.
+// framing, which tells where the last frame ended, and, when the input ends
+// inside a raw block, gives out what there is of it as zstd -dc does (the
+// library decodes a block whole or not at all).
 type zstdDecoder struct {
-	d *zstd.Decoder
-	w *framing
+	d   *zstd.Decoder
+	w   *framing
+	cut cutTail
 }
 
 func newZstdDecoder(r *bufio.Reader, offset func() int64) (*zstdDecoder, error) {
@@ -32,9 +35,18 @@ func newZstdDecoder(r *bufio.Reader, offset func() int64) (*zstdDecoder, error) 
 }
 
 func (z *zstdDecoder) Read(p []byte) (int, error) {
+	if z.cut.active() {
+		return z.cut.Read(p)
+	}
 	n, err := z.d.Read(p)
 	if err != nil {
-		err = z.w.result(err)
+		err = z.cut.start(z.w, z.w.result(err))
+		if z.cut.active() { // the stored block's bytes, then the error
+			if n > 0 {
+				return n, nil
+			}
+			return z.cut.Read(p)
+		}
 	}
 	return n, err
 }
@@ -99,13 +111,15 @@ func (z *zstdFrames) blockHeader(h []byte) unit {
 	v := uint32(h[0]) | uint32(h[1])<<8 | uint32(h[2])<<16
 	z.last = v&1 != 0
 	size := int64(v >> 3)
+	z.state = zstdBlockData
 	switch v >> 1 & 3 {
+	case 0: // raw: its bytes are the output
+		return unit{verbatim, size}
 	case 1: // RLE: one byte stands for size
 		size = 1
 	case 3: // reserved
 		return unit{kind: lost}
 	}
-	z.state = zstdBlockData
 	return unit{skip, size}
 }
 

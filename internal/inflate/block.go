@@ -155,6 +155,12 @@ func (d *Decoder) dynamicHeader() {
 	if !d.codeLengths(&precode, lengths[:nlit+ndist]) {
 		return
 	}
+	if lengths[256] == 0 {
+		// A block that cannot end, which zlib refuses here, before any of it
+		// is output (Go's compress/flate TestStreams cases 5 and 6).
+		d.corrupt("missing end-of-block code")
+		return
+	}
 	if !build(d.dynLit[:], lengths[:nlit], litlenTemplate[:], litlenBits) {
 		d.corrupt("invalid literal/length code")
 		return
