@@ -1,18 +1,16 @@
-package decompress
+package lzma
 
 import "errors"
 
-// The LZMA decoder of LZMA2 chunks (lzma2.go), from the format's description (Igor
-// Pavlov's lzma-specification.txt, and the .xz format's use of it). It decodes one
-// operation at a time into a dictionary (lzDict) whose bytes are given out as soon as
-// they are written, so that every byte the input holds is delivered before its end is
-// found, as xz -dc delivers it: the reason the project has a decoder of its own (the xz
-// package decodes up to a dictionary's worth before giving any out, and loses it when
-// the input ends).
+// The LZMA decoder, from the format's description (Igor Pavlov's
+// lzma-specification.txt, and the .xz format's use of it). It decodes one operation at
+// a time into a dictionary (lzDict, dict.go) whose bytes are given out as soon as they
+// are written.
 
 var (
-	errLZMAData     = errors.New("xz: compressed data is corrupt")
-	errLZMADistance = errors.New("xz: compressed data is corrupt (a match reaches before the dictionary)")
+	errLZMAData     = errors.New("lzma: compressed data is corrupt")
+	errLZMADistance = errors.New("lzma: compressed data is corrupt (a match reaches before the dictionary)")
+	errLZMA2Control = errors.New("lzma: compressed data is corrupt (an LZMA2 chunk header)")
 )
 
 // prob is an adaptive bit probability: the chance of a 0, in 1/2048.
