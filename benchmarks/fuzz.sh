@@ -19,7 +19,8 @@ match="${MATCH:-.}"
 out="${OUT:-benchmarks/results/fuzz.md}"
 
 # The fuzz targets: the command's parsers of outside input and its printer (issue 37),
-# the follow checkpoint's text form, the decompressors, the engine (its vectorised search
+# the follow checkpoint's text form, the decompressors, the structure scan and the ordered
+# fetcher against the sequential decoder, the zstd headers, the engine (its vectorised search
 # and copy among them), the plan of sections cut at an index's points, and the byte list.
 targets="
 ./cmd/foreach FuzzPrinter
@@ -38,6 +39,9 @@ targets="
 ./internal/inflate FuzzRoundTrip
 ./internal/inflate FuzzRaw
 ./internal/bzblock FuzzBlock
+./internal/blockz FuzzReader
+./internal/blockz FuzzSpanReader
+./internal/zstdframe FuzzParseHeader
 ./zindex FuzzRead
 ./internal/sections FuzzAtPoints
 ./linereader FuzzReader

@@ -166,6 +166,13 @@ func TestFromStructureRefuses(t *testing.T) {
 			t.Errorf("%s: %v, want ErrNoStructure", name, err)
 		}
 	}
+	// A format whose pieces do not say their sizes is refused by its first bytes:
+	// a bzip2 file is not searched for its blocks first.
+	bz := append([]byte("BZh91AY&SY"), bytes.Repeat([]byte{0x31, 0x41, 0x59, 0x26, 0x53, 0x59, 0}, 1<<20)...)
+	counted := &countingAt{r: bytes.NewReader(bz)}
+	if _, err := zindex.FromStructure(counted, int64(len(bz))); !errors.Is(err, zindex.ErrNoStructure) || counted.n > 64<<10 {
+		t.Errorf("bzip2: %v, %d bytes read of %d", err, counted.n, len(bz))
+	}
 	plain := gzipOf(text)
 	ix, err := zindex.BuildAt(bytes.NewReader(plain), int64(len(plain)), testSpan)
 	if err != nil || ix.Size() != int64(len(text)) || ix.Points() < 2 {
@@ -241,4 +248,16 @@ func TestLoadAtStructure(t *testing.T) {
 	if _, err := zindex.LoadAt(name, bytes.NewReader(other), int64(len(other))); !errors.Is(err, zindex.ErrStale) {
 		t.Fatalf("LoadAt of another file: %v, want ErrStale", err)
 	}
+}
+
+// countingAt counts the bytes read through it.
+type countingAt struct {
+	r io.ReaderAt
+	n int64
+}
+
+func (c *countingAt) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n += int64(n)
+	return n, err
 }
