@@ -19,9 +19,10 @@ match="${MATCH:-.}"
 out="${OUT:-benchmarks/results/fuzz.md}"
 
 # The fuzz targets: the command's parsers of outside input and its printer (issue 37),
-# the follow checkpoint's text form, the decompressors, the structure scan and the ordered
-# fetcher against the sequential decoder, the zstd headers, the engine (its vectorised search
-# and copy among them), the plan of sections cut at an index's points, and the byte list.
+# the follow checkpoint's and state's text forms and OpenMany's patterns, the decompressors,
+# the structure scan and the ordered fetcher against the sequential decoder, the zstd
+# headers, the engine (its vectorised search and copy among them), the plan of sections
+# cut at an index's points, and the byte list.
 targets="
 ./cmd/foreach FuzzPrinter
 ./cmd/foreach FuzzFlags
@@ -30,6 +31,8 @@ targets="
 ./internal/escape FuzzParse
 ./follow FuzzCheckpointText
 ./follow FuzzCheckpointMatch
+./follow FuzzStateText
+./follow FuzzPattern
 ./internal/decompress FuzzReader
 ./internal/decompress FuzzTrailing
 ./internal/decompress FuzzXzDecoder
