@@ -178,7 +178,7 @@ func countText(t *ztext.Text, opt Options, workers int) (int64, error) {
 // them: a separator that cannot overlap itself, no Limit (splittable says both) and no
 // MaxRecord to check each record against.
 func countsSeparators(cfg config) bool {
-	return cfg.splittable() == nil && cfg.opt.MaxRecord == 0
+	return cfg.splittable() == nil && cfg.opt.MaxRecord == 0 && cfg.join == nil
 }
 
 // countInput counts the separators of src in one sequential read, of its bytes or, with
