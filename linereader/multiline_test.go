@@ -213,3 +213,43 @@ func TestMultilineViewsAllocate(t *testing.T) {
 		t.Fatalf("%d records, %.0f allocations for 2000 records", n, allocs)
 	}
 }
+
+func TestMultilineValidate(t *testing.T) {
+	re := regexp.MustCompile(`^S`)
+	cases := []struct {
+		opt  linereader.Options
+		want []linereader.OptionFault
+	}{
+		{linereader.Options{Multiline: &linereader.Multiline{Start: re}}, nil},
+		{linereader.Options{Multiline: &linereader.Multiline{Continue: re, MaxLines: 5}, Sep: []byte("\r\n"), Chomp: true}, nil},
+		{linereader.Options{Paragraph: true, Limit: 3, Multiline: &linereader.Multiline{Start: re}}, []linereader.OptionFault{
+			{Field: "Multiline", With: "Paragraph", Text: "Multiline and Paragraph conflict"},
+			{Field: "Multiline", With: "Limit", Text: "Multiline and Limit conflict"}}},
+		{linereader.Options{Whole: true, Multiline: &linereader.Multiline{Start: re}}, []linereader.OptionFault{
+			{Field: "Multiline", With: "Whole", Text: "Multiline and Whole conflict"}}},
+		{linereader.Options{Multiline: &linereader.Multiline{Start: re, Continue: re}}, []linereader.OptionFault{
+			{Field: "Multiline.Start", With: "Multiline.Continue", Text: "Multiline.Start and Multiline.Continue conflict (set one)"}}},
+		{linereader.Options{Multiline: &linereader.Multiline{MaxLines: -1}}, []linereader.OptionFault{
+			{Field: "Multiline", Text: "Multiline has neither Start nor Continue"},
+			{Field: "Multiline.MaxLines", Text: "Multiline.MaxLines -1 is negative"}}},
+	}
+	for i, c := range cases {
+		err := c.opt.Validate()
+		var oe *linereader.OptionsError
+		switch {
+		case c.want == nil && err != nil:
+			t.Fatalf("case %d: %v", i, err)
+		case c.want == nil:
+			if err := c.opt.Splittable(); err != nil {
+				t.Fatalf("case %d: Splittable: %v", i, err)
+			}
+		case !errors.As(err, &oe) || fmt.Sprint(oe.Faults) != fmt.Sprint(c.want) || !errors.Is(err, linereader.ErrInvalidOptions):
+			t.Fatalf("case %d: %v, want %v", i, err, c.want)
+		}
+	}
+	// Invalid options are reported by the first Next, as any others are.
+	r := linereader.New(strings.NewReader("S\n"), linereader.Options{Whole: true, Multiline: start(`^S`)})
+	if r.Next() || !errors.Is(r.Err(), linereader.ErrInvalidOptions) {
+		t.Fatalf("Next with invalid Multiline: %v", r.Err())
+	}
+}
