@@ -50,6 +50,12 @@ type joiner struct {
 	maxLines int  // Multiline.MaxLines (0: none)
 	maxText  int  // > 0: a pattern sees at most this many bytes of a line (Options.MaxRecord)
 	pre      prefilter
+	// goesOn, with the default separator: goesOn[c] says a line whose first byte is c
+	// continues the record before it, decided by that byte alone (begins on a one-byte
+	// beginning); nil when no byte decides so. joinEnd passes such lines in a tight
+	// loop. A newline and a carriage return are never in it: a line that begins with
+	// either may have an empty text.
+	goesOn *[256]bool
 }
 
 // newJoiner returns the joiner of valid options, or nil without Multiline.
@@ -65,7 +71,30 @@ func newJoiner(c *config) *joiner {
 	// A line's text holds no "\n" when "\n" is the separator: there ^ can match only at
 	// the text's start, whatever syntax the pattern was compiled with (see prefilter).
 	j.pre = newPrefilter(j.re, c.mode == modeByte && c.sepByte == '\n')
+	if j.pre.noNL {
+		j.goesOn = j.continuing()
+	}
 	return j
+}
+
+// continuing returns the table of goesOn: the first bytes that begins decides, on a
+// beginning of one byte, to be a line that does not begin a record (a decision on a
+// beginning holds for every text that begins so). nil when there is none.
+func (j *joiner) continuing() *[256]bool {
+	var t [256]bool
+	some := false
+	for c := range t {
+		if c == '\n' || c == '\r' {
+			continue
+		}
+		b, known := j.begins([]byte{byte(c)}, false)
+		t[c] = known && !b
+		some = some || t[c]
+	}
+	if !some {
+		return nil
+	}
+	return &t
 }
 
 // begins reports whether the line whose text (the line without its separator) is p

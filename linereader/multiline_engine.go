@@ -1,5 +1,7 @@
 package linereader
 
+import "bytes"
+
 // The forward engine's part of Options.Multiline: where a record of many lines ends.
 // It is a layer over line cutting: lines are found by config.find, as every record is
 // without Multiline, and their bytes stay where they are in the buffer, so that a record
@@ -46,6 +48,9 @@ func (e *engine) joinEnd() int {
 	ended := e.rerr != nil && e.rerr != ErrStop // no more bytes of this input will come
 	for {
 		at := int(j.at - e.base)
+		if !j.open && jn.goesOn != nil {
+			at = e.passContinued(at)
+		}
 		if !j.open && j.lines == jn.maxLines {
 			return at // the record has its MaxLines lines
 		}
@@ -94,6 +99,28 @@ func (e *engine) joinEnd() int {
 			j.seal(i, e.base)
 		}
 	}
+}
+
+// passContinued passes the lines from data[at] on that the joiner's goesOn table says
+// continue the record, each by its first byte and one search for its "\n", up to the
+// record's MaxLines; it returns where the first line it does not pass begins, where
+// joining now stands (!open). It is the loop a record of many lines spends most of its
+// lines in, kept apart from joinEnd's cases so that it stays this small: the one place,
+// besides config's methods and the short path, that searches for the separator, the
+// default one only.
+func (e *engine) passContinued(at int) int {
+	j, goesOn := &e.joining, e.cfg.join.goesOn
+	for at < len(e.data) && goesOn[e.data[at]] && j.lines != e.cfg.join.maxLines {
+		i := bytes.IndexByte(e.data[at+1:], '\n')
+		if i < 0 {
+			break
+		}
+		at += i + 2
+		j.lines++
+	}
+	j.at = e.base + int64(at)
+	e.scan = max(e.scan, at)
+	return at
 }
 
 // seal ends the open line at data[i]: the record has one more line, and the next begins

@@ -19,6 +19,9 @@ import (
 //   - when the whole pattern is ^ and one character of a class that the first byte
 //     decides (^\s, ^[ \t], ^\S: ASCII members, and the runes past ASCII all in the class
 //     or all out of it), the first byte settles a match too (exact);
+//   - when the whole pattern is ^ and a choice of fixed sequences of ASCII characters
+//     (^\d{4}-\d\d-\d\d , ^(func|type|var|const|import) , ^\[(INFO|WARN)\]: seqs), a
+//     line matches exactly when it begins with one of them, compared byte by byte;
 //   - ^ and a literal (lit): the line must begin with it, and then matches when the
 //     literal is the whole pattern (complete);
 //   - an unanchored pattern with a literal prefix (contains): a line without it does
@@ -42,6 +45,7 @@ type prefilter struct {
 	lit      []byte    // with anchored: a literal every match begins with, or nil
 	complete bool      // lit (or contains) is the whole pattern
 	contains []byte    // unanchored: a literal every match holds (regexp's LiteralPrefix), or nil
+	seqs     []byteSeq // with anchored: the pattern is exactly these choices after ^ (nil: it is not)
 }
 
 // newPrefilter works out re's prefilter; noNL says a line's text never holds "\n".
@@ -63,6 +67,9 @@ func newPrefilter(re *regexp.Regexp, noNL bool) prefilter {
 	p.exact = !p.nullable && decidedByFirstByte(tree)
 	if lit, complete := anchoredLiteral(tree); len(lit) > 0 {
 		p.lit, p.complete = lit, complete
+	}
+	if rest, ok := afterAnchor(tree); ok {
+		p.seqs, _ = sequences(rest)
 	}
 	return p
 }
@@ -91,6 +98,12 @@ func (f *prefilter) match(re *regexp.Regexp, p []byte, whole bool) (match, known
 // anchoredMatch is match's decision by first bytes for an anchored pattern: ok reports
 // whether the bytes at hand settle it.
 func (f *prefilter) anchoredMatch(p []byte, whole bool) (match, ok bool) {
+	if !f.nullable && len(p) > 0 && !f.first[p[0]] {
+		return false, true // the one test most lines fail
+	}
+	if f.seqs != nil {
+		return matchSeqs(f.seqs, p, whole)
+	}
 	if f.lit != nil {
 		switch {
 		case len(p) >= len(f.lit):

@@ -14,6 +14,8 @@ var prefilterPatterns = []string{
 	`^\d{4}-\d\d`, `(?i)^k`, `(?i)^foo`, `^é`, `^[é-ü]x`, `^[\x{80}-\x{10FFFF}]`, `^\x{FFFD}`, `^$`, `^`, ``, `.*`,
 	`x^`, `foo`, `foo|bar`, `^a|^b`, `^a|b`, `(^a)`, `^(a)b`, `\bfoo`, `^\bx`, `(?m)^T`, `^\z`, `^a*`, `^a*b`,
 	`^[\n]`, `^\n`, `[^\x00-\x{10FFFF}]`, `^[^\x00-\x{10FFFF}]`, `^\pL`, `^\PL`,
+	`^\d{4}-\d\d`, `^(?i)fo`, `^(?i:k)x`, `^(INFO|WARN) `, `^a?b`, `^(foo)?(bar)?$`, `^[0-9]{2}:`, `^(a|b)(c|d)x`,
+	`^\s|^Caused by|^java\.`, `^a|^bc`, `(^a|^b)c`,
 }
 
 // A prefilter's answer is the regexp's: on whole texts, and, where it decides from a
@@ -84,6 +86,11 @@ func TestPrefilterDecides(t *testing.T) {
 		{`^(func|type|var|const|import) `, "}", true, false},
 		{`^\d{4}-`, "  at", false, false},
 		{`^foo`, "fob", false, false},
+		{`^\d{4}-\d\d-\d\d `, "2026-05-01 00:00", false, true},
+		{`^\d{4}-\d\d-\d\d `, "2026-05-0x", false, false},
+		{`^(func|type|var|const|import) `, "func main() {", true, true},
+		{`^(func|type|var|const|import) `, "type", true, false},
+		{`^(?i)warn`, "WaRn x", false, true},
 		{`^foo`, "foobar", false, true},
 		{`^foo`, "fo", true, false},
 		{`Exception`, "no such thing here", true, false},
