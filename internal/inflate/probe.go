@@ -3,6 +3,7 @@ package inflate
 import (
 	"encoding/binary"
 	"math/bits"
+	"sync"
 )
 
 // Finding block boundaries without decoding what comes before them, for a
@@ -23,6 +24,7 @@ import (
 // the end of data is not found. It is a guess at a block boundary: the
 // bits there may be anything that happens to look like a header.
 func NextHeader(data []byte, from, to int64) int64 {
+	kt := kraftTables()
 	to = min(to, int64(len(data))*8)
 	for p := max(from, 0); p < to; {
 		x, valid := wordAt(data, p)
@@ -50,12 +52,12 @@ func NextHeader(data []byte, from, to int64) int64 {
 			// (or all, near the end of data).
 			if k := int((i + 17) >> 3); k+8 <= len(data) {
 				hclen := binary.LittleEndian.Uint16(data[(i+13)>>3:]) >> ((i + 13) & 7) & 15
-				y := binary.LittleEndian.Uint64(data[k:]) >> ((i + 17) & 7) & precodeMask[hclen]
-				if kraft4[y&0xfff]+kraft4[y>>12&0xfff]+kraft4[y>>24&0xfff]+kraft4[y>>36&0xfff]+kraft4[y>>48&0xfff] != 128 {
+				y := binary.LittleEndian.Uint64(data[k:]) >> ((i + 17) & 7) & kt.precodeMask[hclen]
+				if kt.sum(y) != 128 {
 					continue
 				}
 			}
-			if _, ok := headerAt(data, i); ok {
+			if _, ok := headerAt(data, i, kt); ok {
 				return i
 			}
 		}
@@ -84,32 +86,44 @@ func wordAt(data []byte, p int64) (uint64, uint) {
 }
 
 // kraftPrecode[l] is a code-length codeword of length l's share of the code
-// space of 7-bit codewords (zero for no codeword); kraft4[x] is the sum of
-// the shares of the four 3-bit lengths of x; precodeMask[h] keeps the
+// space of 7-bit codewords (zero for no codeword).
+var kraftPrecode = [8]uint16{0, 64, 32, 16, 8, 4, 2, 1}
+
+// kraft holds the tables of the check of a code-length code: kraft4[x] is the
+// sum of the shares of the four 3-bit lengths of x; precodeMask[h] keeps the
 // 3-bit lengths of a header whose HCLEN is h.
-var (
-	precodeMask = func() (t [16]uint64) {
-		for h := range t {
-			t[h] = 1<<(3*(h+4)) - 1
+type kraft struct {
+	precodeMask [16]uint64
+	kraft4      [1 << 12]uint16
+}
+
+// sum is the sum of the shares of the 3-bit lengths of y (up to 19 of them).
+func (k *kraft) sum(y uint64) uint16 {
+	return k.kraft4[y&0xfff] + k.kraft4[y>>12&0xfff] + k.kraft4[y>>24&0xfff] + k.kraft4[y>>36&0xfff] + k.kraft4[y>>48&0xfff]
+}
+
+// kraftTables builds the tables on first use rather than when the program
+// starts: only a decoder that guesses block boundaries (internal/pgzip) uses
+// them, and every other program that links this package should not pay for
+// them (docs/performance.md, "Start-up").
+var kraftTables = sync.OnceValue(func() *kraft {
+	k := new(kraft)
+	for h := range k.precodeMask {
+		k.precodeMask[h] = 1<<(3*(h+4)) - 1
+	}
+	for x := range k.kraft4 {
+		for i := range 4 {
+			k.kraft4[x] += kraftPrecode[x>>(3*i)&7]
 		}
-		return t
-	}()
-	kraftPrecode = [8]uint16{0, 64, 32, 16, 8, 4, 2, 1}
-	kraft4       = func() (t [1 << 12]uint16) {
-		for x := range t {
-			for i := range 4 {
-				t[x] += kraftPrecode[x>>(3*i)&7]
-			}
-		}
-		return t
-	}()
-)
+	}
+	return k
+})
 
 // headerAt reports whether a dynamic block's header that the decoder would
 // accept starts at bit p of data, whole within data, with a codeword for the
 // end of the block, and if so where the header ends. Its checks are the
 // decoder's (dynamicHeader and build), cheapest first.
-func headerAt(data []byte, p int64) (end int64, ok bool) {
+func headerAt(data []byte, p int64, k *kraft) (end int64, ok bool) {
 	x, valid := wordAt(data, p)
 	if valid < 17 {
 		return 0, false
@@ -126,7 +140,7 @@ func headerAt(data []byte, p int64) (end int64, ok bool) {
 	// such a code give a literal/length code with an end of block. The
 	// lengths' shares of the code space are summed four at a time.
 	y &= 1<<(3*uint(nprecode)) - 1
-	if kraft4[y&0xfff]+kraft4[y>>12&0xfff]+kraft4[y>>24&0xfff]+kraft4[y>>36&0xfff]+kraft4[y>>48&0xfff] != 128 {
+	if k.sum(y) != 128 {
 		return 0, false
 	}
 	var lengths [numLitlen + numDist]uint8
