@@ -10,9 +10,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/foreachio/foreach/follow"
+	"github.com/foreachio/foreach/internal/cliflag"
 )
 
 // following is -f's shared state: the files followed at once print through one lock,
@@ -222,7 +221,7 @@ func (fl *following) save() {
 // followFlags checks the flags that --follow, --from-end and --state combine with.
 // Following reads named files that never end: a count, decompression, standard input,
 // a whole-input record and a progress bar make no sense with it.
-func followFlags(fs *pflag.FlagSet, cfg *config) error {
+func followFlags(fs *cliflag.FlagSet, cfg *config) error {
 	if !cfg.follow {
 		switch {
 		case cfg.fromEnd:
