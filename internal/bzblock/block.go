@@ -70,47 +70,56 @@ func (d *Decoder) Decode(src []byte, bit uint, level int) (*Block, error) {
 		return nil, errors.New("bzblock: level or bit out of range")
 	}
 	br := newBitReader(src, bit)
-	n, origPtr, crc, err := d.entropy(&br, level*100000)
+	n, h, err := d.entropy(&br, level*100000)
 	if br.short() {
 		return nil, ErrShort
 	}
 	if err != nil {
 		return nil, err
 	}
-	d.inverseBWT(n, origPtr)
-	d.block = Block{pieces: d.pieces, size: n, end: br.offset() - int64(bit), want: crc}
+	d.inverseBWT(n, h.origPtr)
+	if h.randomised {
+		derandomise(d.pieces)
+	}
+	d.block = Block{pieces: d.pieces, size: n, end: br.offset() - int64(bit), want: h.crc}
 	d.block.reset()
 	return &d.block, nil
 }
 
+// header is what a block's header says besides its tables.
+type header struct {
+	crc        uint32 // of the block's bytes
+	randomised bool   // the block was randomised before its BWT (random.go)
+	origPtr    int    // where the block's first byte is in the BWT
+}
+
 // entropy reads the block up to its end-of-block symbol into ll and c,
-// returning its length, its origin pointer and its CRC. The checks are
-// those of the standard library's reader, and in its order but for one
-// thing: the symbols are all read (readCodes) before their runs and
+// returning its length and its header. The checks are those of the
+// standard library's reader, and in its order but for two things. A
+// randomised block, which it refuses, is decoded as bzip2 decodes it. And
+// the symbols are all read (readCodes) before their runs and
 // move-to-front indexes are undone (symbols), two loops that each keep
 // their state in the processor's registers where one could not, so that a
 // block with both a bad run or index and, later, a bad code or too few
 // selectors fails on the second here, on the first there.
-func (d *Decoder) entropy(br *bitReader, blockSize int) (n int, origPtr int, crc uint32, err error) {
+func (d *Decoder) entropy(br *bitReader, blockSize int) (n int, h header, err error) {
 	if br.bits(24)<<24|br.bits(24) != BlockMagic {
-		return 0, 0, 0, StructuralError("bad block magic value")
+		return 0, h, StructuralError("bad block magic value")
 	}
-	crc = uint32(br.bits(32))
-	if br.bit() {
-		return 0, 0, 0, StructuralError("deprecated randomized files")
-	}
-	origPtr = int(br.bits(24))
+	h.crc = uint32(br.bits(32))
+	h.randomised = br.bit()
+	h.origPtr = int(br.bits(24))
 	symbols, err := d.symbolMap(br)
 	if err != nil {
-		return 0, 0, 0, err
+		return 0, h, err
 	}
 	trees, err := d.selectors(br)
 	if err != nil {
-		return 0, 0, 0, err
+		return 0, h, err
 	}
 	alpha := len(symbols) + 2
 	if err := d.codeLengths(br, trees, alpha); err != nil {
-		return 0, 0, 0, err
+		return 0, h, err
 	}
 	if len(d.ll) < blockSize+runSlack {
 		d.ll = make([]byte, blockSize+runSlack)
@@ -118,16 +127,16 @@ func (d *Decoder) entropy(br *bitReader, blockSize int) (n int, origPtr int, crc
 	}
 	k, err := d.readCodes(br, uint16(alpha-1))
 	if err != nil {
-		return 0, 0, 0, err
+		return 0, h, err
 	}
 	n, err = d.symbols(d.syms[:k], symbols, blockSize)
 	if err != nil {
-		return 0, 0, 0, err
+		return 0, h, err
 	}
-	if origPtr >= n {
-		return 0, 0, 0, StructuralError("origPtr out of bounds")
+	if h.origPtr >= n {
+		return 0, h, StructuralError("origPtr out of bounds")
 	}
-	return n, origPtr, crc, nil
+	return n, h, nil
 }
 
 // symbolMap reads the two-level bitmap of the byte values the block uses,
