@@ -34,7 +34,6 @@ targets="
 ./internal/decompress FuzzXzDecoder
 ./internal/inflate FuzzRoundTrip
 ./internal/inflate FuzzRaw
-./internal/pgzip FuzzReader
 ./internal/bzblock FuzzBlock
 ./zindex FuzzRead
 ./internal/sections FuzzAtPoints

@@ -98,6 +98,18 @@ func (ix *Index) Offsets() []int64 {
 	return offs
 }
 
+// Point returns access point i's offsets (0 <= i < Points()): where its
+// text begins (Offsets()[i]) and where its compressed data begins, the byte
+// that holds its first bit (a deflate block may start inside a byte, whose
+// first bits end the block before). A reader that fetches a file's bytes
+// for a range of its text (a ranged GET) fetches from the compressed
+// offset of the point at or before the range's start up to that of the
+// first point past its end, plus one byte.
+func (ix *Index) Point(i int) (text, compressed int64) {
+	p := &ix.points[i]
+	return p.out, p.in / 8
+}
+
 // Format returns the compressed format of the file: "gzip", "xz" or "zstd".
 func (ix *Index) Format() string { return ix.format }
 

@@ -44,11 +44,11 @@
 // three times the standard library's on text, and able to report and start
 // at block boundaries, as an index of a gzip file needs; zstd by
 // github.com/klauspost/compress, whose zstd decoder is pure Go (the
-// standard library has none); bzip2 by the
-// standard library's compress/bzip2; xz by the package's own decoder
-// (xz.go, lzma.go, lzma2.go: the maintained pure-Go one, github.com/ulikunitz/xz,
-// loses what it has decoded when the input ends, and the standard library
-// has none); lz4 by
+// standard library has none); bzip2 by the standard library's
+// compress/bzip2; xz by the package's own container reader (xz.go) around
+// the project's LZMA engine (internal/lzma: the maintained pure-Go decoder,
+// github.com/ulikunitz/xz, loses what it has decoded when the input ends,
+// and the standard library has none); lz4 by
 // github.com/pierrec/lz4/v4, the usual pure-Go lz4 library, which reads the
 // frame format, skippable and legacy frames. The package's benchmarks
 // measure them (bench_test.go; the figures are in

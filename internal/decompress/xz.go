@@ -11,10 +11,12 @@ import (
 	"hash/crc32"
 	"hash/crc64"
 	"io"
+
+	"github.com/foreachio/foreach/internal/lzma"
 )
 
 // xzDecoder decodes xz streams (the .xz File Format, version 1.2.1) with the
-// project's own LZMA2 decoder (lzma2.go), through a framing, which tells where
+// project's own LZMA2 decoder (internal/lzma), through a framing, which tells where
 // the last stream ended and refuses a dictionary larger than maxWindow before
 // the decoder allocates it (a 100-byte file may declare 4 GiB). It checks
 // what the format lets it check: the headers' CRC32s, the sizes a block
@@ -31,7 +33,7 @@ import (
 // (TestToolsXzFilters), as they were.
 type xzDecoder struct {
 	in     xzInput
-	lz     lzma2Reader
+	lz     lzma.Reader2
 	stream bool    // a stream's header is read, and not yet its footer
 	flags  [2]byte // the stream's flags, which its footer repeats
 	check  xzCheck
@@ -207,7 +209,7 @@ func (z *xzDecoder) startBlock(size byte) error {
 	if z.check.hash != nil {
 		z.check.hash.Reset()
 	}
-	z.lz.reset(&z.in, dict)
+	z.lz.Reset(&z.in, dict)
 	return nil
 }
 
@@ -400,6 +402,15 @@ func allZero(b []byte) bool {
 }
 
 func (z *xzDecoder) close() {}
+
+// truncation is err as the decoder reports it: the end of the input inside the data
+// is io.ErrUnexpectedEOF.
+func truncation(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
 
 // xzFrames is the structure of an xz stream (the .xz File Format, version
 // 1.2.1): a 12-byte stream header; blocks, each a header whose first byte
