@@ -19,9 +19,10 @@ match="${MATCH:-.}"
 out="${OUT:-benchmarks/results/fuzz.md}"
 
 # The fuzz targets: the command's parsers of outside input and its printer (issue 37),
-# the follow checkpoint's and state's text forms and OpenMany's patterns, the
-# decompressors, the engine (its vectorised search and copy among them), the plan of
-# sections cut at an index's points, and the byte list.
+# the follow checkpoint's and state's text forms and OpenMany's patterns, the decompressors,
+# the structure scan and the ordered fetcher against the sequential decoder, the zstd
+# headers, the engine (its vectorised search and copy among them), the plan of sections
+# cut at an index's points, and the byte list.
 targets="
 ./cmd/foreach FuzzPrinter
 ./cmd/foreach FuzzFlags
@@ -35,9 +36,15 @@ targets="
 ./internal/decompress FuzzReader
 ./internal/decompress FuzzTrailing
 ./internal/decompress FuzzXzDecoder
+./internal/decompress FuzzXzFilters
+./internal/lzma FuzzReader2
+./internal/lzma FuzzReader1
 ./internal/inflate FuzzRoundTrip
 ./internal/inflate FuzzRaw
 ./internal/bzblock FuzzBlock
+./internal/blockz FuzzReader
+./internal/blockz FuzzSpanReader
+./internal/zstdframe FuzzParseHeader
 ./zindex FuzzRead
 ./internal/sections FuzzAtPoints
 ./linereader FuzzReader

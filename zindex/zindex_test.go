@@ -214,12 +214,15 @@ func TestPoint(t *testing.T) {
 		text []byte
 	}
 	var files []file
+	few := map[string]bool{"compress/gzip": true, "members": true, "bgzf": true, "zstd frames": true}
 	for _, f := range fixtures(t) {
-		files = append(files, file{f.name, build(t, f, testSpan), f.gz, f.text})
+		if !raceEnabled || few[f.name] {
+			files = append(files, file{f.name, build(t, f, testSpan), f.gz, f.text})
+		}
 	}
 	for _, s := range structuredFixtures(t) {
-		if s.format == "xz" {
-			continue // a block's check type is read from its stream's header, before it
+		if s.format == "xz" || raceEnabled && !few[s.name] {
+			continue // xz: a block's check type is read from its stream's header, before it
 		}
 		ix, err := zindex.FromStructure(bytes.NewReader(s.file), int64(len(s.file)))
 		if err != nil {
@@ -230,13 +233,17 @@ func TestPoint(t *testing.T) {
 	for _, f := range files {
 		offs := f.ix.Offsets()
 		last := int64(-1)
+		step := max(1, f.ix.Points()/8) // every point's offsets, the reads at 8 of them (2 under -race)
+		if raceEnabled {
+			step = max(1, f.ix.Points()/2)
+		}
 		for i := range f.ix.Points() {
 			text, comp := f.ix.Point(i)
 			if text != offs[i] || comp <= last || comp >= int64(len(f.data)) || i == 0 && comp != 0 {
 				t.Fatalf("%s: point %d at text %d (Offsets: %d), compressed %d after %d", f.name, i, text, offs[i], comp, last)
 			}
 			last = comp
-			if text == f.ix.Size() {
+			if text == f.ix.Size() || i%step != 0 && i != f.ix.Points()-1 {
 				continue
 			}
 			src := bytes.NewReader(f.data)

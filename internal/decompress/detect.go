@@ -17,6 +17,7 @@ const (
 	Bzip2 Format = "bzip2"
 	Xz    Format = "xz"
 	Lz4   Format = "lz4"
+	Lzma  Format = "lzma" // the .lzma format (LZMA_Alone), which has no magic number
 )
 
 // span is the set of byte values lo..hi, one position of a magic number.
@@ -56,9 +57,10 @@ var magics = []magic{
 	{Lz4, skippable},
 }
 
-// maxMagic is the length of the longest pattern in magics: the most bytes
-// detection ever reads before deciding.
-const maxMagic = 10
+// maxMagic is the most bytes detection ever reads before deciding: a .lzma
+// header and the first byte of its data (lzmaHeader); the longest pattern in
+// magics is 10 bytes.
+const maxMagic = lzmaHeaderSize + 1
 
 // Detect reports the format whose magic number starts header, or "" when
 // none does. A header shorter than a magic number does not match it, so an
@@ -102,6 +104,13 @@ func match(only Format, header []byte) (f Format, more bool) {
 		default:
 			more = true
 		}
+	}
+	if only == None || only == Lzma {
+		matched, could := lzmaHeader(header)
+		if matched {
+			return Lzma, false
+		}
+		more = more || could
 	}
 	return None, more
 }

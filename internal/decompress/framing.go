@@ -2,6 +2,7 @@ package decompress
 
 import (
 	"bufio"
+	"errors"
 	"io"
 )
 
@@ -42,6 +43,10 @@ type framing struct {
 	hdr    []byte
 	pos    int64
 	hdrBuf [maxUnit]byte
+	// kept holds the bytes of the verbatim unit read so far; cut is set when the
+	// input ended inside one.
+	kept []byte
+	cut  bool
 
 	// done: at a boundary, afterStream found the end of the input (or padding,
 	// or trailing data: then err is set). err is what ends the input other
@@ -61,6 +66,10 @@ const (
 	skip                     // hand need bytes on unseen, then ask the framer
 	boundary                 // a stream has ended: afterStream decides what comes next
 	lost                     // the structure cannot be followed: hand everything on
+	// verbatim: hand need bytes on as skip does, keeping them: they are a block
+	// stored as it is (a zstd raw block, an lz4 block stored uncompressed), which
+	// the format's tool prints up to where the input ends (see Cut).
+	verbatim
 )
 
 // maxUnit is the longest unit a framer collects: an xz block header.
@@ -116,8 +125,8 @@ func (w *framing) ready() error {
 // begin enters unit u, acting at once on units of no bytes.
 func (w *framing) begin(u unit) {
 	for {
-		w.kind, w.need, w.hdr = u.kind, u.n, w.hdrBuf[:0]
-		if (u.kind != collect && u.kind != skip) || u.n > 0 {
+		w.kind, w.need, w.hdr, w.kept = u.kind, u.n, w.hdrBuf[:0], w.kept[:0]
+		if !w.counting() || u.n > 0 {
 			return
 		}
 		u = w.parse()
@@ -144,13 +153,21 @@ func (w *framing) parse() unit {
 	return u
 }
 
+// counting reports whether the unit is a number of bytes (collect, skip, verbatim).
+func (w *framing) counting() bool {
+	return w.kind == collect || w.kind == skip || w.kind == verbatim
+}
+
 // see takes in b, bytes just read, which are at most the rest of the unit.
 func (w *framing) see(b []byte) {
-	if w.kind != collect && w.kind != skip {
-		return
-	}
-	if w.kind == collect {
+	switch w.kind {
+	case collect:
 		w.hdr = append(w.hdr, b...)
+	case verbatim:
+		w.kept = append(w.kept, b...)
+	case skip:
+	default:
+		return
 	}
 	w.need -= int64(len(b))
 	w.pos += int64(len(b))
@@ -163,11 +180,14 @@ func (w *framing) Read(p []byte) (int, error) {
 	if err := w.ready(); err != nil {
 		return 0, err
 	}
-	if (w.kind == collect || w.kind == skip) && int64(len(p)) > w.need {
+	if w.counting() && int64(len(p)) > w.need {
 		p = p[:w.need]
 	}
 	n, err := w.r.Read(p)
 	w.see(p[:n])
+	if err == io.EOF && w.kind == verbatim {
+		w.cut = true
+	}
 	if w.refused {
 		return 0, w.err
 	}
@@ -180,6 +200,9 @@ func (w *framing) ReadByte() (byte, error) {
 	}
 	b, err := w.r.ReadByte()
 	if err != nil {
+		if err == io.EOF && w.kind == verbatim {
+			w.cut = true
+		}
 		return 0, err
 	}
 	if w.kind == skip && w.need > 1 {
@@ -192,6 +215,16 @@ func (w *framing) ReadByte() (byte, error) {
 		return 0, w.err
 	}
 	return b, nil
+}
+
+// Cut returns, when the input ended inside a block stored as it is, the bytes of it
+// that were read: what the format's tool prints of it (zstd -dc, lz4 -dc), and the
+// decoder, which decodes a block whole, does not.
+func (w *framing) Cut() []byte {
+	if !w.cut {
+		return nil
+	}
+	return w.kept
 }
 
 // result turns the error the decoder returned into the Reader's: a refused
@@ -223,4 +256,32 @@ func (w *framing) end() error {
 		return io.EOF
 	}
 	return io.ErrUnexpectedEOF
+}
+
+// cutTail gives out, after a decoder's error, the bytes of a block stored as it is
+// that the input ended in (framing.Cut), then the error. Invariants: err is nil until
+// start finds such bytes; then tail holds those not yet given out.
+type cutTail struct {
+	tail []byte
+	err  error
+}
+
+// start takes the decoder's error err: when the input ended inside a stored block, the
+// tail to give out before it. It returns err.
+func (c *cutTail) start(w *framing, err error) error {
+	if tail := w.Cut(); len(tail) > 0 && errors.Is(err, io.ErrUnexpectedEOF) {
+		c.tail, c.err = tail, err
+	}
+	return err
+}
+
+func (c *cutTail) active() bool { return c.err != nil }
+
+func (c *cutTail) Read(p []byte) (int, error) {
+	if len(c.tail) == 0 {
+		return 0, c.err
+	}
+	n := copy(p, c.tail)
+	c.tail = c.tail[n:]
+	return n, nil
 }

@@ -10,8 +10,9 @@ import (
 // lz4Decoder decodes lz4 frames (and skips skippable frames) through a
 // framing, which tells where the last frame ended.
 type lz4Decoder struct {
-	d *lz4.Reader
-	w *framing
+	d   *lz4.Reader
+	w   *framing
+	cut cutTail // what lz4 -dc prints of a stored block the input ends in
 }
 
 func newLz4Decoder(r *bufio.Reader, offset func() int64) *lz4Decoder {
@@ -22,9 +23,18 @@ func newLz4Decoder(r *bufio.Reader, offset func() int64) *lz4Decoder {
 }
 
 func (z *lz4Decoder) Read(p []byte) (int, error) {
+	if z.cut.active() {
+		return z.cut.Read(p)
+	}
 	n, err := z.d.Read(p)
 	if err != nil {
-		err = z.w.result(err)
+		err = z.cut.start(z.w, z.w.result(err))
+		if z.cut.active() { // the stored block's bytes, then the error
+			if n > 0 {
+				return n, nil
+			}
+			return z.cut.Read(p)
+		}
 	}
 	return n, err
 }
@@ -58,6 +68,7 @@ const (
 	lz4Descriptor                 // the rest of the descriptor
 	lz4BlockSize                  // a block's 4-byte size
 	lz4BlockData                  // its bytes (and checksum)
+	lz4StoredData                 // the bytes of a block stored uncompressed
 	lz4Checksum                   // the frame's content checksum
 )
 
@@ -112,12 +123,22 @@ func (z *lz4Frames) parsed(h []byte, _ int64) (unit, error) {
 			}
 			return unit{kind: boundary}, nil
 		}
-		size &= 0x7fffffff // the high bit marks a block stored uncompressed
+		if size&0x80000000 != 0 { // the high bit marks a block stored uncompressed
+			z.state = lz4StoredData
+			return unit{verbatim, size & 0x7fffffff}, nil
+		}
 		if z.blockChecksum {
 			size += 4
 		}
 		z.state = lz4BlockData
 		return unit{skip, size}, nil
+	case lz4StoredData:
+		if z.blockChecksum {
+			z.state = lz4BlockData
+			return unit{skip, 4}, nil
+		}
+		z.state = lz4BlockSize
+		return unit{collect, 4}, nil
 	}
 	return unit{kind: lost}, nil
 }

@@ -61,14 +61,18 @@ var (
 // unwrapped.
 //
 // Memory does not depend on the length of the input: a Reader holds a 64
-// KiB read buffer and its decoder's state, which is 32 KiB for gzip, at
-// most 900 KB of block for bzip2, up to twice the frame's block size for
-// lz4 (64 KiB to 4 MiB; 8 MiB blocks in legacy frames), the frame's window
-// for zstd (refused above 128 MiB, as the zstd command does by default; 2
-// MiB or less at the default levels) and the dictionary declared in the
-// file for xz (8 MiB at xz's default level, 64 MiB at -9; refused above 128
-// MiB), allocated as the data fills it (64 KiB first, doubled up to the
-// declared size), plus 64 KiB for an LZMA chunk's compressed bytes. A small input that decompresses to a huge output (a decompression
+// KiB read buffer and its decoder's state, which is 32 KiB for gzip; at
+// most 900 KB of block for bzip2; up to three times the frame's block size
+// for lz4 (64 KiB to 4 MiB; 8 MiB blocks in legacy frames); the frame's
+// window for zstd (refused above 128 MiB, as the zstd command does by
+// default; 2 MiB or less at the default levels) and 128 KiB; the dictionary
+// declared in the file for xz and .lzma (8 MiB at xz's default level, 64 MiB
+// at -9; refused above 128 MiB), allocated as the data fills it (64 KiB
+// first, doubled up to the declared size), plus 64 KiB for an LZMA chunk's
+// compressed bytes and 64 KiB for each BCJ or delta filter of a block. (A
+// zstd raw block or an lz4 stored block is kept as it passes, to give out
+// what there is of it when the input ends inside it, as zstd -dc and lz4 -dc
+// do.) A small input that decompresses to a huge output (a decompression
 // bomb) is the caller's concern: the Reader never buffers decompressed
 // bytes beyond its decoder's window, it produces them as they are read.
 //
@@ -210,6 +214,8 @@ func (r *Reader) newDecoder() error {
 		r.dec, err = newXzDecoder(r.buf, r.consumed)
 	case Lz4:
 		r.dec = newLz4Decoder(r.buf, r.consumed)
+	case Lzma:
+		r.dec, err = newLzmaDecoder(r.buf, r.consumed)
 	}
 	if err != nil {
 		r.dec = nil
@@ -238,13 +244,18 @@ func (r *Reader) pastSkippable() (Format, error) {
 			}
 			return Zstd, err
 		}
-		size := int(binary.LittleEndian.Uint32(h[4:]))
+		// 64 bits and in pieces: a size of 2 GiB or more is no int on 386 and arm.
+		size := int64(binary.LittleEndian.Uint32(h[4:]))
 		r.buf.Discard(8)
-		if k, err := r.buf.Discard(size); k < size {
-			if err == io.EOF {
-				err = io.ErrUnexpectedEOF
+		for size > 0 {
+			k, err := r.buf.Discard(int(min(size, readSize)))
+			size -= int64(k)
+			if err != nil {
+				if err == io.EOF {
+					err = io.ErrUnexpectedEOF
+				}
+				return Zstd, err
 			}
-			return Zstd, err
 		}
 	}
 }

@@ -36,6 +36,26 @@ func compress(t *testing.T, command string, input []byte) []byte {
 	return out.Bytes()
 }
 
+// tryCompress runs a compression tool on input and returns its output, and false when
+// the tool is not installed, fails, or writes nothing: a tool that did not do its job
+// skips a test rather than failing it.
+func tryCompress(t *testing.T, command string, input []byte) ([]byte, bool) {
+	t.Helper()
+	args := strings.Fields(command)
+	if _, err := exec.LookPath(args[0]); err != nil {
+		return nil, false
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdin = bytes.NewReader(input)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil || out.Len() == 0 {
+		t.Logf("%s: %v: %s", command, err, stderr.Bytes())
+		return nil, false
+	}
+	return out.Bytes(), true
+}
+
 func generate(t *testing.T, s corpus.Spec) []byte {
 	t.Helper()
 	b, err := corpus.Bytes(s)
@@ -67,6 +87,8 @@ var toolCommands = []struct {
 	{decompress.Xz, "xz -c -0 --check=none"},
 	{decompress.Xz, "xz -c -0 --check=sha256"},
 	{decompress.Xz, "xz -c -0 -T2 --block-size=64KiB"},
+	{decompress.Lzma, "xz -c --format=lzma"},
+	{decompress.Lzma, "xz -c --format=lzma -0 --lzma1=preset=0,lc=0,lp=4,pb=0"},
 	{decompress.Lz4, "lz4 -c -q"},
 	{decompress.Lz4, "lz4 -c -q -1"},
 	{decompress.Lz4, "lz4 -c -q -12"},
@@ -287,18 +309,27 @@ func TestAptLists(t *testing.T) {
 	}
 }
 
-// TestToolsXzFilters: the BCJ and delta filters, which xz applies to executables and
-// tables and the xz package does not read, are an error naming the format, with nothing
-// delivered that is not the file's, never a silent short read.
+// TestToolsXzFilters: what xz makes with each of its filters (the branch converters
+// for x86, PowerPC, IA-64, ARM, ARM-Thumb, ARM64, SPARC and RISC-V, and delta), alone,
+// with a start offset and in a chain, decodes to the input, read whole and one byte at
+// a time from its source. A filter the installed xz does not have (RISC-V before xz
+// 5.6) is skipped, said in the log; the suites' files cover it (TestSuites).
 func TestToolsXzFilters(t *testing.T) {
-	input := generate(t, corpus.Spec{Shape: corpus.Mixed, Size: 64 << 10, Seed: 9})
-	for _, command := range []string{"xz -c --x86 --lzma2=preset=1", "xz -c --delta=dist=4 --lzma2=preset=1"} {
-		got, err, _ := decode(t, compress(t, command, input), nil)
-		if err == nil || !strings.HasPrefix(err.Error(), "xz: ") {
-			t.Errorf("%s: error %v, want one naming xz", command, err)
-		}
-		if !bytes.HasPrefix(input, got) {
-			t.Errorf("%s: delivered %d bytes that are not the file's", command, len(got))
-		}
+	input := append(goSources(t, 96<<10), generate(t, corpus.Spec{Shape: corpus.Binary, Size: 32 << 10, Seed: 9})...)
+	for _, filters := range []string{"--x86", "--x86=start=3", "--powerpc", "--ia64", "--arm", "--armthumb",
+		"--arm64", "--arm64=start=4096", "--sparc", "--riscv", "--riscv=start=2", "--delta=dist=4",
+		"--delta=dist=256", "--delta=dist=3 --x86", "--arm --armthumb --sparc"} {
+		t.Run(filters, func(t *testing.T) {
+			c, ok := tryCompress(t, "xz -c -T1 "+filters+" --lzma2=preset=1", input)
+			if !ok {
+				t.Skipf("xz %s: the installed xz does not make it", filters)
+			}
+			for _, wrap := range []func(io.Reader) io.Reader{nil, iotest.OneByteReader} {
+				got, err, _ := decode(t, c, wrap)
+				if err != nil || !bytes.Equal(got, input) {
+					t.Fatalf("%d of %d bytes, %v", len(got), len(input), err)
+				}
+			}
+		})
 	}
 }

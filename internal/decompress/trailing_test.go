@@ -2,6 +2,7 @@ package decompress_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -206,5 +207,19 @@ func TestTruncatedLastStream(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A skippable frame of 2 GiB or more at the start is skipped as one (its size is 64-bit
+// on every target: on 386 and arm an int of it was negative, and its payload was read
+// as frames): cut short here, it is a truncation, with nothing delivered.
+func TestSkippableHugeSize(t *testing.T) {
+	for _, size := range []uint32{0x7fffffff, 0x80000000, 0xfffffff0} {
+		input := binary.LittleEndian.AppendUint32([]byte{0x50, 0x2a, 0x4d, 0x18}, size)
+		input = append(input, 0x28, 0xb5, 0x2f, 0xfd, 0, 0, 1, 0, 0) // an empty zstd frame inside it
+		got, err, _ := decode(t, input, nil)
+		if len(got) != 0 || !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("size %#x: %d bytes, %v; want none and a truncation", size, len(got), err)
+		}
 	}
 }

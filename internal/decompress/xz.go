@@ -28,16 +28,21 @@ import (
 // xz's default level) before giving any of it out, and loses it when the
 // input ends: a truncated file gave 188-394 KB less than xz -dc, where the
 // Reader's rule is every byte decoded before the damage
-// (TestTruncatedAsTools). Only the LZMA2 filter is read: the BCJ and delta
-// filters that xz applies to executables and tables are an error
-// (TestToolsXzFilters), as they were.
+// (TestTruncatedAsTools). Every filter of the format is read: LZMA2, and the
+// BCJ and delta filters that xz applies to executables and tables before it
+// (bcj.go, xzfilter.go), each block's bytes no more than its header declares.
 type xzDecoder struct {
-	in     xzInput
-	lz     lzma.Reader2
-	stream bool    // a stream's header is read, and not yet its footer
-	flags  [2]byte // the stream's flags, which its footer repeats
-	check  xzCheck
-	block  xzBlock // the block being read, while inBlock
+	in   xzInput
+	lz   lzma.Reader2
+	data blockData // the block's compressed data, which lz reads
+	out  io.Reader // the block's bytes: lz, or the last of filters
+	// filters undo a block's filters, the first of them reading lz (reused from
+	// block to block; those past the block's chain are unused).
+	filters []*filterReader
+	stream  bool    // a stream's header is read, and not yet its footer
+	flags   [2]byte // the stream's flags, which its footer repeats
+	check   xzCheck
+	block   xzBlock // the block being read, while inBlock
 	// inBlock: a block's header is read, and not yet its check.
 	inBlock bool
 	records []xzRecord // the stream's blocks so far, for its index
@@ -84,14 +89,14 @@ type xzBlock struct {
 type xzRecord struct{ unpadded, uncompressed int64 }
 
 var (
-	errXzHeader = errors.New("xz: stream header is corrupt")
-	errXzBlock  = errors.New("xz: block header is corrupt")
-	errXzCheck  = errors.New("xz: the check of a block does not match its data")
-	errXzIndex  = errors.New("xz: index is corrupt")
-	errXzFooter = errors.New("xz: stream footer is corrupt")
-	errXzSize   = errors.New("xz: a block's size is not the one its header declares")
-	xzMagic     = []byte{0xfd, '7', 'z', 'X', 'Z', 0}
-	crc64Table  = crc64.MakeTable(crc64.ECMA)
+	errXzHeader  = errors.New("xz: stream header is corrupt")
+	errXzBlock   = errors.New("xz: block header is corrupt")
+	errXzCheck   = errors.New("xz: the check of a block does not match its data")
+	errXzIndex   = errors.New("xz: index is corrupt")
+	errXzFooter  = errors.New("xz: stream footer is corrupt")
+	errXzSize    = errors.New("xz: a block's size is not the one its header declares")
+	errXzOptions = errors.New("xz: unsupported options in a block header (its padding is not zero)")
+	xzMagic      = []byte{0xfd, '7', 'z', 'X', 'Z', 0}
 )
 
 func newXzDecoder(r *bufio.Reader, offset func() int64) (*xzDecoder, error) {
@@ -140,7 +145,7 @@ func (z *xzDecoder) next(p []byte) (int, error) {
 		}
 		return 0, z.startBlock(b[0])
 	}
-	n, err := z.lz.Read(p)
+	n, err := z.blockRead(p)
 	z.block.produced += int64(n)
 	if z.check.hash != nil {
 		z.check.hash.Write(p[:n])
@@ -149,6 +154,23 @@ func (z *xzDecoder) next(p []byte) (int, error) {
 		err = z.endBlock()
 	}
 	return n, err
+}
+
+// blockRead reads the block's bytes into p, no more than the uncompressed size its
+// header declares: a byte beyond it is an error (and is not given out).
+func (z *xzDecoder) blockRead(p []byte) (int, error) {
+	if u := z.block.uncompressed; u >= 0 {
+		if z.block.produced == u {
+			var probe [1]byte
+			n, err := z.out.Read(probe[:])
+			if n > 0 {
+				return 0, errXzSize
+			}
+			return 0, err
+		}
+		p = p[:min(int64(len(p)), u-z.block.produced)]
+	}
+	return z.out.Read(p)
 }
 
 // startStream reads a stream header. io.EOF: there is none, the input has ended.
@@ -181,7 +203,9 @@ func newXzCheck(id byte) (xzCheck, error) {
 	case 1:
 		return xzCheck{id: id, size: 4, hash: crc32.NewIEEE()}, nil
 	case 4:
-		return xzCheck{id: id, size: 8, hash: crc64.New(crc64Table)}, nil
+		// MakeTable builds crc64's tables (32 KB) on its first call, not when the
+		// program starts: a command that reads no xz never pays for them.
+		return xzCheck{id: id, size: 8, hash: crc64.New(crc64.MakeTable(crc64.ECMA))}, nil
 	case 10:
 		return xzCheck{id: id, size: 32, hash: sha256.New()}, nil
 	}
@@ -201,7 +225,7 @@ func (z *xzDecoder) startBlock(size byte) error {
 		return errXzBlock
 	}
 	b := xzBlock{start: z.in.n - int64(len(h)), headerSize: int64(len(h)), dataStart: z.in.n}
-	dict, err := b.parseHeader(body)
+	dict, filters, err := b.parseHeader(body)
 	if err != nil {
 		return err
 	}
@@ -209,16 +233,51 @@ func (z *xzDecoder) startBlock(size byte) error {
 	if z.check.hash != nil {
 		z.check.hash.Reset()
 	}
-	z.lz.Reset(&z.in, dict)
+	z.data = blockData{in: &z.in, left: b.compressed}
+	z.lz.Reset(&z.data, dict)
+	z.out = &z.lz
+	// The filters are undone in the reverse of the order they were applied in, the
+	// first of the chain last; a block without any reads LZMA2's output directly.
+	for i := len(filters) - 1; i >= 0; i-- {
+		k := len(filters) - 1 - i
+		if k == len(z.filters) {
+			z.filters = append(z.filters, &filterReader{})
+		}
+		z.filters[k].reset(z.out, newConverter(filters[i]))
+		z.out = z.filters[k]
+	}
 	return nil
 }
 
+// blockData is a block's compressed data as its LZMA2 decoder reads it: no further than
+// the compressed size the block header declares (left bytes; -1 when it declares none),
+// so that LZMA2 data that runs on past it (xz-utils' bad-1-lzma2-9.xz and -10.xz) is an
+// error, not the index read as data.
+type blockData struct {
+	in   *xzInput
+	left int64
+}
+
+func (d *blockData) Read(p []byte) (int, error) {
+	if d.left == 0 {
+		return 0, errXzSize
+	}
+	if d.left > 0 && int64(len(p)) > d.left {
+		p = p[:d.left]
+	}
+	n, err := d.in.Read(p)
+	if d.left > 0 {
+		d.left -= int64(n)
+	}
+	return n, err
+}
+
 // parseHeader reads a block header's flags, sizes and filters (body, its bytes but
-// the CRC32) and returns the LZMA2 dictionary size: the one filter read.
-func (b *xzBlock) parseHeader(body []byte) (int, error) {
+// the CRC32) and returns the LZMA2 dictionary size and the filters before LZMA2.
+func (b *xzBlock) parseHeader(body []byte) (int, []xzFilter, error) {
 	flags := body[1]
 	if flags&0x3c != 0 {
-		return 0, errXzBlock
+		return 0, nil, errXzBlock
 	}
 	rest := body[2:]
 	b.compressed, b.uncompressed = -1, -1
@@ -229,36 +288,41 @@ func (b *xzBlock) parseHeader(body []byte) (int, error) {
 		if flags&f.bit != 0 {
 			v, k := xzUvarint(rest)
 			if k <= 0 || v == 0 && f.bit == 0x40 || v > 1<<62 {
-				return 0, errXzBlock
+				return 0, nil, errXzBlock
 			}
 			*f.size, rest = int64(v), rest[k:]
 		}
 	}
-	id, k := xzUvarint(rest)
-	if k <= 0 {
-		return 0, errXzBlock
-	}
-	props, k2 := xzUvarint(rest[k:])
-	if k2 <= 0 || props > uint64(len(rest)-k-k2) {
-		return 0, errXzBlock
-	}
-	if flags&3 != 0 || id != 0x21 {
-		return 0, fmt.Errorf("xz: unsupported filter 0x%x (only LZMA2 is read)", id)
-	}
-	p := rest[k+k2 : k+k2+int(props)]
-	if len(p) != 1 || p[0] > 40 {
-		return 0, errXzBlock
-	}
-	for _, c := range rest[k+k2+1:] {
-		if c != 0 {
-			return 0, errXzBlock // the header's padding
+	var filters []xzFilter
+	for range int(flags&3) + 1 {
+		id, k := xzUvarint(rest)
+		if k <= 0 {
+			return 0, nil, errXzBlock
 		}
+		size, k2 := xzUvarint(rest[k:])
+		if k2 <= 0 || size > uint64(len(rest)-k-k2) {
+			return 0, nil, errXzBlock
+		}
+		filters = append(filters, xzFilter{id: id, props: rest[k+k2 : k+k2+int(size)]})
+		rest = rest[k+k2+int(size):]
+	}
+	if !allZero(rest) {
+		return 0, nil, errXzOptions // the header's padding: a field of a later version
+	}
+	last := filters[len(filters)-1]
+	filters = filters[:len(filters)-1]
+	if err := checkChain(filters, last.id); err != nil {
+		return 0, nil, err
+	}
+	p := last.props
+	if len(p) != 1 || p[0] > 40 {
+		return 0, nil, errXzBlock
 	}
 	dict := uint64(0xffffffff)
 	if p[0] < 40 {
 		dict = uint64(2|p[0]&1) << (p[0]/2 + 11)
 	}
-	return int(min(dict, maxWindow)), nil // the framing refused a larger one already
+	return int(min(dict, maxWindow)), filters, nil // the framing refused a larger one already
 }
 
 // endBlock checks a block's sizes, reads its padding and checks its check.

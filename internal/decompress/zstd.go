@@ -5,26 +5,23 @@ import (
 	"encoding/binary"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/foreachio/foreach/internal/zstdframe"
 )
 
 // zstdDecoder decodes zstd frames (and skips skippable frames) through a
-// framing, which tells where the last frame ended.
+// framing, which tells where the last frame ended, and, when the input ends
+// inside a raw block, gives out what there is of it as zstd -dc does (the
+// library decodes a block whole or not at all).
 type zstdDecoder struct {
-	d *zstd.Decoder
-	w *framing
+	d   *zstd.Decoder
+	w   *framing
+	cut cutTail
 }
 
 func newZstdDecoder(r *bufio.Reader, offset func() int64) (*zstdDecoder, error) {
 	w := newFraming(r, Zstd, &zstdFrames{}, offset)
-	// Decoding in the calling goroutine (concurrency 1): on two cores the
-	// library's concurrent stream decoding took 1.2 to 2.4 times the CPU
-	// time and was no faster in wall time (BenchmarkDecode,
-	// benchmarks/results/compress.md).
-	d, err := zstd.NewReader(w,
-		zstd.WithDecoderConcurrency(1),
-		zstd.WithDecoderLowmem(true),
-		zstd.WithDecoderMaxWindow(maxWindow),
-		zstd.WithDecoderMaxMemory(maxWindow))
+	d, err := zstdframe.NewDecoder(w, maxWindow)
 	if err != nil {
 		return nil, err
 	}
@@ -32,9 +29,18 @@ func newZstdDecoder(r *bufio.Reader, offset func() int64) (*zstdDecoder, error) 
 }
 
 func (z *zstdDecoder) Read(p []byte) (int, error) {
+	if z.cut.active() {
+		return z.cut.Read(p)
+	}
 	n, err := z.d.Read(p)
 	if err != nil {
-		err = z.w.result(err)
+		err = z.cut.start(z.w, z.w.result(err))
+		if z.cut.active() { // the stored block's bytes, then the error
+			if n > 0 {
+				return n, nil
+			}
+			return z.cut.Read(p)
+		}
 	}
 	return n, err
 }
@@ -75,38 +81,27 @@ func (z *zstdFrames) start() unit {
 // descriptor reads a frame header descriptor: the header bytes that follow it (dictionary
 // ID, window descriptor, content size) are collected next.
 func (z *zstdFrames) descriptor(d byte) unit {
-	if d&0x08 != 0 { // the reserved bit
+	n, err := zstdframe.HeaderLen(d)
+	if err != nil { // the reserved bit
 		return unit{kind: lost}
 	}
 	z.checksum = d&0x04 != 0
-	single := d&0x20 != 0
-	n := [4]int64{0, 1, 2, 4}[d&3] // dictionary ID
-	if !single {
-		n++ // window descriptor
-	}
-	switch fcs := d >> 6; {
-	case fcs == 0 && single:
-		n++
-	case fcs > 0:
-		n += 1 << fcs // 2, 4 or 8 bytes of content size
-	}
 	z.state = zstdHeader
-	return unit{collect, n}
+	return unit{collect, int64(n - 5)} // after the magic and the descriptor
 }
 
 // blockHeader reads a block header: the block's bytes are skipped next.
 func (z *zstdFrames) blockHeader(h []byte) unit {
-	v := uint32(h[0]) | uint32(h[1])<<8 | uint32(h[2])<<16
-	z.last = v&1 != 0
-	size := int64(v >> 3)
-	switch v >> 1 & 3 {
-	case 1: // RLE: one byte stands for size
-		size = 1
-	case 3: // reserved
+	b, err := zstdframe.ParseBlock(h)
+	if err != nil { // the reserved type
 		return unit{kind: lost}
 	}
+	z.last = b.Last
 	z.state = zstdBlockData
-	return unit{skip, size}
+	if b.Type == zstdframe.Raw { // its bytes are the output
+		return unit{verbatim, b.Bytes()}
+	}
+	return unit{skip, b.Bytes()}
 }
 
 func (z *zstdFrames) parsed(h []byte, _ int64) (unit, error) {

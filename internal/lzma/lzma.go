@@ -11,6 +11,11 @@ var (
 	errLZMAData     = errors.New("lzma: compressed data is corrupt")
 	errLZMADistance = errors.New("lzma: compressed data is corrupt (a match reaches before the dictionary)")
 	errLZMA2Control = errors.New("lzma: compressed data is corrupt (an LZMA2 chunk header)")
+	errLZMASize     = errors.New("lzma: compressed data is corrupt (its size is not the one its header declares)")
+	errLZMAHeader   = errors.New("lzma: unsupported properties (lc, lp, pb)")
+	// errEndMarker is the end-of-payload marker, a match at distance 2^32: the end of
+	// an LZMA stream that ends with one; in LZMA2, corrupt data.
+	errEndMarker = errors.New("lzma: end-of-payload marker")
 )
 
 // prob is an adaptive bit probability: the chance of a 0, in 1/2048.
@@ -312,7 +317,7 @@ func (c *lzmaChunk) match(s *lzmaState, posState uint32) (int, error) {
 		}
 		s.rep = [4]uint32{dist, s.rep[0], s.rep[1], s.rep[2]}
 		if dist == 0xffffffff && !rc.short {
-			return 0, errLZMAData // the end marker, which LZMA2 has no use for
+			return 0, errEndMarker
 		}
 		return n, nil
 	}

@@ -66,6 +66,9 @@ func (r *Reader2) step() error {
 	case lzma2LZMA:
 		c := &r.chunk
 		if err := c.decode(&r.state, &r.dict); err != nil {
+			if err == errEndMarker {
+				return errLZMAData // LZMA2 has no use for it
+			}
 			return err
 		}
 		switch {
