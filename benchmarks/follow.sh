@@ -65,7 +65,7 @@ raw=benchmarks/results/follow.txt # benchstat names its input: the path the repo
 		echo "Against round 4 ($(grep -m1 '^commit:' "$r4" | cut -d' ' -f2), \`$r4\`), the benchmarks both have:"
 		echo
 		echo '```'
-		go tool benchstat -ignore load "$r4" "$raw"
+		go tool benchstat -ignore load,commit,cpu "$r4" "$raw"
 		echo '```'
 	fi
 } >"$work/follow.md"
