@@ -110,19 +110,30 @@ func (m *Many) beginAt(resume *State, initial bool, began time.Time) func(string
 		switch cp, ok := resume.Checkpoint(name); {
 		case ok:
 			cp.Name = name
-			mb.start.fo = Options{Resume: &cp}
+			mb.start.fo = m.fileOptions(0, &cp)
 		case resume == nil && initial:
-			mb.start.fo = Options{Start: m.mo.Start, Last: m.mo.Last}
+			mb.start.fo = m.fileOptions(m.mo.Start, nil)
+			mb.start.fo.Last = m.mo.Last
 		case initial:
-			mb.start.fo = Options{Resume: whole(name, time.Time{})}
+			mb.start.fo = m.fileOptions(0, whole(name, time.Time{}))
 		default:
-			mb.start.fo = Options{Resume: whole(name, began.Add(-tick))}
+			mb.start.fo = m.fileOptions(0, whole(name, began.Add(-tick)))
 		}
 		if initial {
 			mb.start.scan = fi
 		}
 		return mb
 	}
+}
+
+// fileOptions are the Options of one name's source: ManyOptions.Options as given (Poll,
+// PollOnly, and whatever else a file is followed with), but Idle and Moved, which are
+// the Many's, and where it begins: start, or resume (then Last and Start do not count).
+func (m *Many) fileOptions(start int64, resume *Checkpoint) Options {
+	fo := m.mo.Options
+	fo.Idle, fo.Moved = nil, nil
+	fo.Start, fo.Last, fo.Resume = start, 0, resume
+	return fo
 }
 
 // whole is the checkpoint of a name none was taken of, read whole since: the files of

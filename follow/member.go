@@ -204,7 +204,7 @@ func (m *Many) reopen(mb *member) (fo Options, scan os.FileInfo, ok bool) {
 	case memberParked:
 		cp := mb.cp
 		cp.Name = mb.name
-		return Options{Resume: &cp}, nil, true
+		return m.fileOptions(0, &cp), nil, true
 	case memberAside:
 		fi, err := os.Stat(mb.name)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -217,10 +217,10 @@ func (m *Many) reopen(mb *member) (fo Options, scan os.FileInfo, ok bool) {
 		if mb.alias && os.SameFile(fi, mb.seen) {
 			// The file read under another name: what was there was read there; what
 			// is written from now on is this name's.
-			return Options{Start: -1}, nil, true
+			return m.fileOptions(-1, nil), nil, true
 		}
 		mb.pos.lines = 0
-		return Options{}, nil, true // another file, or changed: from its start
+		return m.fileOptions(0, nil), nil, true // another file, or changed: from its start
 	}
 	return Options{}, nil, false
 }
