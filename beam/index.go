@@ -1,9 +1,7 @@
 package foreachio
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -23,15 +21,15 @@ import (
 type textIndex struct {
 	ix *zindex.Index
 	// text and comp are the access points' decompressed offsets and the compressed byte
-	// offsets where decoding starts for them, ascending in both (text[0] == 0). Both are
-	// nil when the index's bytes could not be read for them: the points then give no
-	// hint of where a section's compressed bytes end (see compressedEnd).
+	// offsets where decoding starts for them (zindex.Index.Point), ascending in both
+	// (text[0] == 0).
 	text, comp []int64
 }
 
 // newTextIndex returns ix with its points, or nil when its text is not to be cut: it is
-// empty or has one access point, or a sequential read of the file ends with an error (trailing data after the last
-// gzip member) that a read through the index would not report.
+// empty or has one access point, or a sequential read of the file ends with an error
+// (trailing data after the last gzip member) that a read through the index would not
+// report.
 func newTextIndex(ix *zindex.Index) *textIndex {
 	if ix == nil || ix.Size() == 0 || ix.Points() < 2 {
 		return nil // every section would decode from the start
@@ -39,77 +37,11 @@ func newTextIndex(ix *zindex.Index) *textIndex {
 	if _, ok := ix.TrailingData(); ok {
 		return nil
 	}
-	var b bytes.Buffer
-	if _, err := ix.WriteTo(&b); err != nil {
-		return &textIndex{ix: ix}
+	t := &textIndex{ix: ix, text: make([]int64, ix.Points()), comp: make([]int64, ix.Points())}
+	for i := range t.text {
+		t.text[i], t.comp[i] = ix.Point(i)
 	}
-	text, comp, ok := indexPoints(b.Bytes())
-	if !ok || len(text) != ix.Points() {
-		return &textIndex{ix: ix}
-	}
-	return &textIndex{ix: ix, text: text, comp: comp}
-}
-
-// indexPoints reads the points of an index in the zidx file format (docs/zindex.md,
-// versions 1 and 2): their decompressed offsets and the bytes where their compressed
-// data starts (a deflate block's first byte holds its first bit). zindex keeps them
-// unexported; the format is documented and versioned, and a version it does not know
-// only loses the hint (ok is false).
-func indexPoints(b []byte) (text, comp []int64, ok bool) {
-	const magic = "\x89ZIDX\r\n\x1a"
-	if !bytes.HasPrefix(b, []byte(magic)) {
-		return nil, nil, false
-	}
-	d := uvarints{b: b[len(magic):]}
-	version, _, flags, _ := d.next(), d.next(), d.next(), d.next()
-	d.skip(64)                // the file's head and tail digests
-	_, _ = d.next(), d.next() // the text size, the span
-	if flags&1 != 0 {
-		d.next() // where the trailing data starts
-	}
-	n := d.next()
-	if version < 1 || version > 2 || d.bad || n > uint64(len(b)) {
-		return nil, nil, false
-	}
-	var in, out int64
-	for range n {
-		kind := d.next()
-		in += int64(d.next())
-		out += int64(d.next())
-		switch kind {
-		case 2: // a deflate block: its window follows
-			d.next()
-			d.skip(int(d.next()))
-		case 3: // a piece: how far back its stream starts
-			d.next()
-		}
-		text, comp = append(text, out), append(comp, in/8)
-	}
-	return text, comp, !d.bad
-}
-
-// uvarints reads unsigned varints from b; bad is set by the first that is not there.
-type uvarints struct {
-	b   []byte
-	bad bool
-}
-
-func (d *uvarints) next() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.bad = true
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *uvarints) skip(n int) {
-	if n < 0 || n > len(d.b) {
-		d.bad = true
-		return
-	}
-	d.b = d.b[n:]
+	return t
 }
 
 // Size is the decompressed size: the end of the file's text restriction.
@@ -118,9 +50,8 @@ func (t *textIndex) Size() int64 { return t.ix.Size() }
 // compressedEnd is about the compressed offset at which the decoding of the text up to
 // textEnd can stop: the offset as far into the piece (or span) holding textEnd as textEnd
 // is into its text, and a margin, but not past the piece's end (the next access point's
-// start). Without points it is the file's size. The reads of a section do not stop
-// there (its decoder asks for what it needs, and a last record may run on): only the
-// section's GETs stop growing there.
+// start). The reads of a section do not stop there (its decoder asks for what it needs,
+// and a last record may run on): only the section's GETs stop growing there.
 func (t *textIndex) compressedEnd(textEnd int64) int64 {
 	i := sort.Search(len(t.text), func(i int) bool { return t.text[i] > textEnd })
 	if i == 0 {
@@ -146,18 +77,15 @@ const endMargin = 64 << 10
 // sep bytes past the next access point: a section that does not start at 0 reads from sep
 // bytes before its start (linereader.NewSection, sep the separator's length), which is
 // then the access point, so that it decodes nothing before it. The records that start in
-// those sep bytes are the section before's, read on from where it stopped. Without points
-// it returns the plain cuts.
+// those sep bytes are the section before's, read on from where it stopped.
 func (t *textIndex) cuts(start, end, size, sep int64) []int64 {
 	var cuts []int64
 	for c := start + size; c < end; c += size {
-		if t.text != nil {
-			i := sort.Search(len(t.text), func(i int) bool { return t.text[i]+sep >= c })
-			if i == len(t.text) || t.text[i]+sep >= end {
-				break
-			}
-			c = t.text[i] + sep
+		i := sort.Search(len(t.text), func(i int) bool { return t.text[i]+sep >= c })
+		if i == len(t.text) || t.text[i]+sep >= end {
+			break
 		}
+		c = t.text[i] + sep
 		cuts = append(cuts, c)
 	}
 	return cuts

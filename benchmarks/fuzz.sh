@@ -19,8 +19,10 @@ match="${MATCH:-.}"
 out="${OUT:-benchmarks/results/fuzz.md}"
 
 # The fuzz targets: the command's parsers of outside input and its printer (issue 37),
-# the follow checkpoint's text form, the decompressors, the engine (its vectorised search
-# and copy among them), the plan of sections cut at an index's points, and the byte list.
+# the follow checkpoint's and state's text forms and OpenMany's patterns, the decompressors,
+# the structure scan and the ordered fetcher against the sequential decoder, the zstd
+# headers, the engine (its vectorised search and copy among them), the plan of sections
+# cut at an index's points, and the byte list.
 targets="
 ./cmd/foreach FuzzPrinter
 ./cmd/foreach FuzzFlags
@@ -29,6 +31,8 @@ targets="
 ./internal/escape FuzzParse
 ./follow FuzzCheckpointText
 ./follow FuzzCheckpointMatch
+./follow FuzzStateText
+./follow FuzzPattern
 ./internal/decompress FuzzReader
 ./internal/decompress FuzzTrailing
 ./internal/decompress FuzzXzDecoder
@@ -37,8 +41,10 @@ targets="
 ./internal/lzma FuzzReader1
 ./internal/inflate FuzzRoundTrip
 ./internal/inflate FuzzRaw
-./internal/pgzip FuzzReader
 ./internal/bzblock FuzzBlock
+./internal/blockz FuzzReader
+./internal/blockz FuzzSpanReader
+./internal/zstdframe FuzzParseHeader
 ./zindex FuzzRead
 ./internal/sections FuzzAtPoints
 ./linereader FuzzReader

@@ -184,8 +184,12 @@ func (r *Reader) Checkpoint() Checkpoint {
 	if rd.begun {
 		off = max(0, r.EndOffset())
 	}
-	cp := Checkpoint{Name: r.name, Offset: off, tail: digestOf(nil)}
-	cur := rd.cur
+	return checkpointAt(r.name, rd.cur, off)
+}
+
+// checkpointAt is the checkpoint of name at off in cur, the file being read (nil: none).
+func checkpointAt(name string, cur *file, off int64) Checkpoint {
+	cp := Checkpoint{Name: name, Offset: off, tail: digestOf(nil)}
 	if cur == nil {
 		return cp
 	}

@@ -3,6 +3,8 @@ package follow
 import (
 	"bytes"
 	"io"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -84,6 +86,58 @@ func FuzzCheckpointMatch(f *testing.F) {
 		}
 		if b, _ := io.ReadAll(rest); !bytes.Equal(b, content[off:]) {
 			t.Fatalf("%q: the stream goes on with %q, want %q", text, b, content[off:])
+		}
+	})
+}
+
+// FuzzStateText: a State's UnmarshalText refuses a text or gives a state whose text form
+// reads back as the same state, one line per name, sorted.
+func FuzzStateText(f *testing.F) {
+	for _, s := range checkpointSeeds {
+		f.Add([]byte(s + "\n" + s + "\n"))
+		f.Add([]byte(s + "\r\n\n"))
+	}
+	f.Add([]byte(checkpointSeeds[0] + "\n" + checkpointSeeds[1]))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		var s State
+		if s.UnmarshalText(text) != nil {
+			return
+		}
+		out, err := s.MarshalText()
+		if err != nil {
+			t.Fatalf("UnmarshalText(%q) took a state MarshalText refuses: %v", text, err)
+		}
+		var back State
+		if err := back.UnmarshalText(out); err != nil {
+			t.Fatalf("%q does not read back: %v", out, err)
+		}
+		again, _ := back.MarshalText()
+		if !bytes.Equal(out, again) || bytes.Count(out, []byte("\n")) != s.Len() {
+			t.Fatalf("%q read back as %q", out, again)
+		}
+	})
+}
+
+// FuzzPattern: a pattern of OpenMany is refused or compiled, and matching any path with
+// it never panics; a pattern of one element without "**" matches a name as
+// filepath.Match does.
+func FuzzPattern(f *testing.F) {
+	for _, s := range []string{"*.log", "logs/**/*.log", "/var/log/svc-[0-9]/app.log", "a/**", `x\*y`, "[", "**/**/x"} {
+		f.Add(s, "logs/a/b.log")
+	}
+	f.Fuzz(func(t *testing.T, text, path string) {
+		p, err := compilePattern(text)
+		if err != nil {
+			return
+		}
+		elems := splitClean(path)
+		p.matches(elems)
+		p.descends(elems)
+		if len(p.elems) == 1 && p.elems[0] != "**" && p.root == "." && !strings.ContainsAny(text, `/\`) && !strings.ContainsRune(path, '/') {
+			want, _ := filepath.Match(text, path)
+			if got := p.matches([]string{path}); got != want && path != "" {
+				t.Fatalf("%q matches %q: %v, filepath.Match says %v", text, path, got, want)
+			}
 		}
 	})
 }

@@ -8,15 +8,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// readNames returns the names in dir with their inode numbers, read with getdents64 and
-// no stat: a listing of a directory of thousands of rotated files costs a few reads.
-func readNames(dir string) (map[string]uint64, error) {
+// readEntries returns the entries of dir with their inode numbers and kinds, read with
+// getdents64 and no stat: a listing of a directory of thousands of files costs a few
+// reads.
+func readEntries(dir string) ([]dirEntry, error) {
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	names := map[string]uint64{}
+	var out []dirEntry
 	buf := make([]byte, 64<<10)
 	for {
 		n, err := unix.Getdents(int(f.Fd()), buf)
@@ -24,22 +25,24 @@ func readNames(dir string) (map[string]uint64, error) {
 			return nil, err
 		}
 		if n <= 0 {
-			return names, nil
+			return out, nil
 		}
-		parseDirents(buf[:n], names)
+		out = parseDirents(buf[:n], out)
 	}
 }
 
-// parseDirents adds the entries of b, linux_dirent64 records, to names.
-func parseDirents(b []byte, names map[string]uint64) {
+// parseDirents appends the entries of b, linux_dirent64 records, to out ("." and ".."
+// left out).
+func parseDirents(b []byte, out []dirEntry) []dirEntry {
 	var d unix.Dirent
 	nameAt := int(unsafe.Offsetof(d.Name))
 	for len(b) >= nameAt {
 		ino := binary.NativeEndian.Uint64(b[unsafe.Offsetof(d.Ino):])
 		reclen := int(binary.NativeEndian.Uint16(b[unsafe.Offsetof(d.Reclen):]))
 		if reclen < nameAt || reclen > len(b) {
-			return
+			return out
 		}
+		typ := b[unsafe.Offsetof(d.Type)]
 		name := b[nameAt:reclen]
 		for i, c := range name {
 			if c == 0 {
@@ -47,7 +50,25 @@ func parseDirents(b []byte, names map[string]uint64) {
 				break
 			}
 		}
-		names[string(name)] = ino
+		if s := string(name); s != "." && s != ".." {
+			out = append(out, dirEntry{name: s, ino: ino, kind: direntKind(typ)})
+		}
 		b = b[reclen:]
 	}
+	return out
+}
+
+// direntKind is the kind a d_type says.
+func direntKind(typ byte) entryKind {
+	switch typ {
+	case unix.DT_REG:
+		return kindFile
+	case unix.DT_DIR:
+		return kindDir
+	case unix.DT_LNK:
+		return kindLink
+	case unix.DT_UNKNOWN:
+		return kindUnknown
+	}
+	return kindOther
 }

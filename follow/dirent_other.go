@@ -2,8 +2,6 @@
 
 package follow
 
-import "errors"
-
-// readNames has no inode numbers to give without a stat here: the listing stats every
-// file beside the name.
-func readNames(string) (map[string]uint64, error) { return nil, errors.ErrUnsupported }
+// readEntries lists dir with os.ReadDir: the kinds, and no inode numbers without a
+// stat (the listing stats the files beside a name).
+func readEntries(dir string) ([]dirEntry, error) { return readEntriesPortable(dir) }

@@ -21,6 +21,7 @@ import (
 type discovery struct {
 	name string
 	h    *handles
+	env  *manyEnv // a Many's listings and names (see manyEnv); nil for Open's
 	mu   sync.Mutex
 	// queue holds the files to read after the reading's, each open, oldest first
 	// (compare), the file at the name last; each is read from its at once the file
@@ -48,6 +49,9 @@ type discovery struct {
 	// detached: the name does not name the reading's file; read without mu by the
 	// watcher on every event.
 	detached atomic.Bool
+	// numbering is which way the numbers of the files beside the name go, as the
+	// listings show it (order.go); the files found beside the name point to it.
+	numbering numbering
 }
 
 // published is what the reading has told the discovery of its file: its identity (nil
@@ -64,15 +68,34 @@ type published struct {
 const maxRewound = 8
 
 // newDiscovery returns the discovery of name, knowing every file beside it as it is now.
-func newDiscovery(name string, h *handles) *discovery {
-	d := &discovery{name: name, h: h, known: map[devIno]knownFile{}}
-	for _, sib := range siblings(name).files {
-		if fl, err := openFile(h, sib.path); err == nil {
-			d.know(fl)
-			fl.close()
+// It fails only when the process has no descriptor left to open one of them with: a file
+// not known would later be taken for one rotated since, and read.
+func newDiscovery(name string, h *handles, env *manyEnv) (*discovery, error) {
+	d := &discovery{name: name, h: h, env: env, known: map[devIno]knownFile{}}
+	sibs := d.siblings().files
+	d.numbering.learn(name, sibs)
+	for _, sib := range sibs {
+		fl, err := d.open(sib.path)
+		if err != nil {
+			if exhausted(err) {
+				return nil, err
+			}
+			continue
 		}
+		d.know(fl)
+		fl.close()
 	}
-	return d
+	return d, nil
+}
+
+// open opens the file at path beside the name, noting what its name says of its place
+// (order.go).
+func (d *discovery) open(path string) (*file, error) {
+	fl, err := openFile(d.h, path)
+	if err == nil {
+		fl.nameOf(d.name, path, &d.numbering)
+	}
+	return fl, err
 }
 
 // publish notes what the reading reads: its file and what it has read of it.
@@ -275,14 +298,15 @@ func (d *discovery) dirUnchanged() bool {
 // the copies, and forgets the known files that have been missing for a while. It
 // reports whether a file was renamed while the directory was listed.
 func (d *discovery) list() (moved bool) {
-	l := siblings(d.name)
+	l := d.siblings()
 	d.undecided = 0
+	d.numbering.learn(d.name, l.files)
 	inQueue := d.queuedIDs()
 	for _, sib := range l.files {
 		if inQueue.has(d, sib.fi) || d.isKnown(sib.fi, nil) {
 			continue
 		}
-		fl, err := openFile(d.h, sib.path)
+		fl, err := d.open(sib.path)
 		if err != nil {
 			moved = moved || errors.Is(err, fs.ErrNotExist)
 			continue // gone, or unreadable: not a file of the rotation that can be read
@@ -389,7 +413,7 @@ func (d *discovery) consider(path string) bool {
 	if err != nil || !fi.Mode().IsRegular() || d.queued(fi) || d.isKnown(fi, nil) {
 		return false
 	}
-	fl, err := openFile(d.h, path)
+	fl, err := d.open(path)
 	if err != nil {
 		return false
 	}
@@ -471,7 +495,7 @@ func (d *discovery) pending(cur *file, curMod time.Time, curEmpty bool) (newer, 
 		return false, false
 	}
 	atName := !d.detached.Load()
-	here := &file{id: cur.id, born: cur.born, mod: curMod, empty: curEmpty}
+	here := &file{id: cur.id, born: cur.born, mod: curMod, empty: curEmpty, named: cur.named}
 	for _, q := range d.queue {
 		fi, err := q.f.Stat()
 		if err != nil || fi.Size() == 0 {
@@ -479,6 +503,11 @@ func (d *discovery) pending(cur *file, curMod time.Time, curEmpty bool) (newer, 
 		}
 		q.mod, q.empty = fi.ModTime(), false
 		switch {
+		case !atName && d.seen != nil && os.SameFile(q.id, d.seen):
+			// The file at the name is the last of all, whatever its times say
+			// (copytruncate's, made when the log began, rewritten within the tick its copy
+			// was made in).
+			newer = true
 		case !atName && q.compare(here) > 0:
 			newer = true
 		case fi.Size() > q.at:
@@ -587,11 +616,11 @@ func (d *discovery) copyOf(gen content, since time.Time) *file {
 		}
 	}
 	var best *file
-	for _, sib := range siblings(d.name).files {
+	for _, sib := range d.siblings().files {
 		if d.queued(sib.fi) {
 			continue
 		}
-		fl, err := openFile(d.h, sib.path)
+		fl, err := d.open(sib.path)
 		if err != nil {
 			continue
 		}
@@ -668,55 +697,39 @@ type listing struct {
 	present map[uint64]bool
 }
 
-// siblings lists the regular files beside name whose names begin with name's own and
-// go on (app.log.1, app.log-20261201, app.log.2.gz), not name itself, each with a stat:
-// a name with the inode it had at the last listing may be another file by now (numbered
-// shifting deletes the oldest file and gives its inode to the next one, under the same
-// name), so none is passed over unseen. Where the listing gives inode numbers (Linux's
-// getdents64) they are taken from it.
-func siblings(name string) listing {
-	dir, base := filepath.Split(name)
+// siblings lists the regular files beside the name whose names begin with the name's
+// own and go on (app.log.1, app.log-20261201, app.log.2.gz), not the name itself, each
+// with a stat: a name with the inode it had at the last listing may be another file by
+// now (numbered shifting deletes the oldest file and gives its inode to the next one,
+// under the same name), so none is passed over unseen. Where the listing gives inode
+// numbers (Linux's getdents64) they are taken from it. In a Many, a file that is a name
+// followed of its own is not one of them (manyEnv.skip).
+func (d *discovery) siblings() listing {
+	dir, base := filepath.Split(d.name)
 	if dir == "" {
 		dir = "."
 	}
 	l := listing{present: map[uint64]bool{}}
-	inos, err := readNames(dir)
+	entries, err := d.env.list(dir)
 	if err != nil {
-		siblingsByStat(dir, base, &l)
 		return l
 	}
-	for n, ino := range inos {
-		if len(n) <= len(base) || n[:len(base)] != base {
+	for _, e := range prefixed(entries, base) {
+		path := filepath.Join(dir, e.name)
+		if d.env.skips(d.name, path) {
 			continue
 		}
-		l.present[ino] = true
-		fi, err := os.Lstat(filepath.Join(dir, n))
+		if e.ino != 0 {
+			l.present[e.ino] = true
+		}
+		fi, err := os.Lstat(path)
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		l.files = append(l.files, sibling{filepath.Join(dir, n), fi})
-	}
-	return l
-}
-
-// siblingsByStat is siblings where the listing gives no inode numbers.
-func siblingsByStat(dir, base string, l *listing) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		n := e.Name()
-		if len(n) <= len(base) || n[:len(base)] != base {
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil || !fi.Mode().IsRegular() {
-			continue
-		}
-		if id, ok := fileID(fi); ok {
+		if id, ok := fileID(fi); ok && e.ino == 0 {
 			l.present[id.ino] = true
 		}
-		l.files = append(l.files, sibling{filepath.Join(dir, n), fi})
+		l.files = append(l.files, sibling{path, fi})
 	}
+	return l
 }

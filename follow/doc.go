@@ -12,7 +12,28 @@
 //	defer r.Close()
 //	for line := range r.Lines() {
 //		handle(line)
-//		cp := r.Checkpoint() // store cp.MarshalText() once handled, to go on from there
+//		cp := r.Checkpoint() // where to go on from, once line is handled
+//		saved = &cp          // store cp.MarshalText() as often as it suits
+//	}
+//	if err := r.Err(); err != nil { // nil when ctx ended the loop, or Close did
+//		log.Fatal(err)
+//	}
+//
+// OpenMany follows every file that patterns match, as files come and go, each as Open
+// follows one, with one State for all of them (see ExampleOpenMany):
+//
+//	m, err := follow.OpenMany(ctx, []string{"/var/log/pods/**/*.log"}, linereader.Options{Chomp: true},
+//		follow.ManyOptions{Resume: state}) // state: a *State from an earlier run, or nil
+//	if err != nil {
+//		log.Fatal(err)
+//	}
+//	defer m.Close()
+//	for rec := range m.Lines() {
+//		handle(rec.Name, rec.Data)
+//		state = m.State() // store state.MarshalText() as often as it suits
+//	}
+//	if err := m.Err(); err != nil {
+//		log.Fatal(err)
 //	}
 //
 // # What is guaranteed
@@ -31,7 +52,7 @@
 //
 // # Goroutines
 //
-// Open starts one goroutine, the watcher (with notifications, the notification library
-// runs one of its own); Close, or ctx being done, ends them. The loop itself runs on the
-// caller's goroutine.
+// Open and OpenMany start one goroutine each, the watcher (with notifications, the
+// notification library runs one of its own); Close, or ctx being done, ends them. The
+// loop itself runs on the caller's goroutine.
 package follow

@@ -1,13 +1,14 @@
 package follow_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
-	"github.com/foreachio/foreach/follow"
 	"log"
 	"os"
 	"path/filepath"
 
+	"github.com/foreachio/foreach/follow"
 	"github.com/foreachio/foreach/linereader"
 )
 
@@ -65,4 +66,54 @@ func ExampleOpen() {
 	// 4 POST /form (offset 50)
 	// 5 GET /thanks.html (offset 0)
 	// resume at offset 17 of the new file
+}
+
+// Following every log a pattern matches: the files there first, in the order of their
+// names, then what is written to any of them, a file that appears later included; each
+// record names the file it was written under. State is where each file stands, in one
+// text to store.
+func ExampleOpenMany() {
+	dir, err := os.MkdirTemp("", "follow-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	for _, svc := range []string{"web", "db"} {
+		name := filepath.Join(dir, svc+".log")
+		if err := os.WriteFile(name, []byte(svc+" started\n"), 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+
+	m, err := follow.OpenMany(context.Background(), []string{filepath.Join(dir, "*.log")},
+		linereader.Options{Chomp: true}, follow.ManyOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer m.Close()
+
+	go func() {
+		// A service that starts later, with a log of its own.
+		os.WriteFile(filepath.Join(dir, "cache.log"), []byte("cache started\n"), 0o644)
+	}()
+
+	var state []byte
+	for rec := range m.Lines() {
+		fmt.Printf("%s: %s (line %d)\n", filepath.Base(rec.Name), rec.Data, rec.LineNo)
+		if state, err = m.State().MarshalText(); err != nil {
+			log.Fatal(err)
+		}
+		if bytes.Count(state, []byte("\n")) == 3 {
+			break // or cancel the context, or Close from another goroutine
+		}
+	}
+	if err := m.Err(); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(bytes.Count(state, []byte("\n")), "files in the state")
+	// Output:
+	// db.log: db started (line 1)
+	// web.log: web started (line 1)
+	// cache.log: cache started (line 1)
+	// 3 files in the state
 }

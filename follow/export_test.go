@@ -1,6 +1,10 @@
 package follow
 
-import "os"
+import (
+	"fmt"
+	"os"
+	"strings"
+)
 
 // view is what a test sees of a follower: a snapshot, taken under the discovery's lock,
 // of what the discovery knows and of what the reading has published (the reading's own
@@ -55,3 +59,14 @@ func (v view) holds(fi os.FileInfo) bool {
 
 // wake wakes the follower's loop if it waits, as a change to the file would.
 func (r *Reader) wake() { r.src.signal() }
+
+// dump describes every member of m, for a test's failure message (it reads state the
+// goroutine that iterates owns: only once a test has failed).
+func (m *Many) dump() string {
+	var b strings.Builder
+	for _, mb := range m.names.members() {
+		fmt.Fprintf(&b, "%s: state %d, at %d, lines %d, queued %v, nudged %v, checkpoint at %d\n",
+			mb.name, mb.st, mb.pos.at, mb.pos.lines, mb.queued, mb.shared.nudged.Load(), mb.cp.Offset)
+	}
+	return b.String()
+}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -52,6 +53,9 @@ type file struct {
 	// reading); 0 and empty for a file to read from its start.
 	at   int64
 	tail tailBytes
+	// named is what its name says of its place among the files of the name (order.go),
+	// taken when it was found beside the name; nothing for the file at the name.
+	named named
 }
 
 // errNotRegular is the reason given for a name that is not a regular file.
@@ -70,6 +74,9 @@ func openFile(h *handles, name string) (*file, error) {
 	}
 	f, err := openShared(name)
 	if err != nil {
+		if h.fds != nil && exhausted(err) {
+			h.fds.pressed.Store(true)
+		}
 		return nil, err
 	}
 	if fi, err = f.Stat(); err == nil {
@@ -199,11 +206,18 @@ func (fl *file) compare(other *file) int {
 // since orders fl and other by when they were last modified, then made, then by inode
 // number (compare without its rules for empty and compressed files): whether fl was
 // rotated after other (an empty one included: made after it, it had the name after it).
+// Where the times are too close to tell (within a tick), what the names say comes first:
+// dates, and numbers that rotation makes higher (see order.go).
 // When one of the times is a whole second (bzip2 and lz4 keep a compressed file's time
 // to the second only), they are compared to the second, and a tie is 0: they cannot be
 // told apart.
 func (fl *file) since(other *file) int {
 	a, b := fl.mod, other.mod
+	if closeInTime(a, b) {
+		if c, ok := fl.named.compare(other.named); ok {
+			return c // what the names say, where the times cannot tell
+		}
+	}
 	if a.Nanosecond() == 0 || b.Nanosecond() == 0 {
 		return a.Truncate(time.Second).Compare(b.Truncate(time.Second))
 	}
@@ -228,15 +242,19 @@ var errClosed = errors.New("follow: closed")
 
 // handles are the files a follower holds open, so that Close, from any goroutine,
 // closes them all at once without waiting for a read in progress (which then fails, and
-// the source reports ErrStop). Invariant: once closed is set, open is empty and add
-// refuses.
+// the source reports ErrStop). Invariants: once closed is set, open is empty and add
+// refuses; fds, when set, counts every file in open (and those of the Many's other
+// sources).
 type handles struct {
 	mu     sync.Mutex
 	open   map[*file]struct{}
 	closed bool
+	fds    *fdCount // a Many's count of the files its sources hold; nil for Open's
 }
 
-func newHandles() *handles { return &handles{open: map[*file]struct{}{}} }
+func newHandles(count *fdCount) *handles {
+	return &handles{open: map[*file]struct{}{}, fds: count}
+}
 
 // add notes fl as open; on a closed follower it closes fl's file and reports false.
 func (h *handles) add(fl *file) bool {
@@ -247,6 +265,7 @@ func (h *handles) add(fl *file) bool {
 		return false
 	}
 	h.open[fl] = struct{}{}
+	h.fds.add(1)
 	return true
 }
 
@@ -255,7 +274,10 @@ func (h *handles) remove(fl *file) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	_, ok := h.open[fl]
-	delete(h.open, fl)
+	if ok {
+		delete(h.open, fl)
+		h.fds.add(-1)
+	}
 	return ok
 }
 
@@ -267,7 +289,29 @@ func (h *handles) closeAll() {
 	for fl := range h.open {
 		fl.f.Close()
 	}
+	h.fds.add(-int64(len(h.open)))
 	clear(h.open)
+}
+
+// fdCount counts the files a Many's sources hold open, which MaxOpen bounds; pressed
+// notes that an open failed for want of descriptors (the process's limit, ulimit -n,
+// reached), so that the Many closes idle files.
+type fdCount struct {
+	n       atomic.Int64
+	pressed atomic.Bool
+}
+
+// add adds d to the count (nothing for Open's handles, which have none).
+func (c *fdCount) add(d int64) {
+	if c != nil {
+		c.n.Add(d)
+	}
+}
+
+// exhausted reports whether err says the process, or the system, has no descriptor
+// left to open a file with.
+func exhausted(err error) bool {
+	return errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE)
 }
 
 // count is how many files are open.

@@ -36,7 +36,7 @@ func candidate(t *testing.T, dir, name, data string, age time.Duration) *file {
 			t.Fatal(err)
 		}
 	}
-	fl, err := openFile(newHandles(), path)
+	fl, err := openFile(newHandles(nil), path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,3 +16,9 @@ func fileID(fi os.FileInfo) (id devIno, ok bool) {
 	}
 	return devIno{dev: uint64(st.Dev), ino: uint64(st.Ino)}, true
 }
+
+// linked reports whether the file fi has a name left (it has not been deleted).
+func linked(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return !ok || st.Nlink > 0
+}

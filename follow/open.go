@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -120,29 +121,50 @@ func Open(ctx context.Context, name string, opt linereader.Options, fo Options) 
 	if err := validate(name, opt, fo); err != nil {
 		return nil, err
 	}
-	h := newHandles()
+	s, err := openSource(name, opt, fo, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	s.start(ctx, name, fo)
+	return &Reader{Reader: linereader.NewInputs(s.inputs(), opt), src: s, name: name}, nil
+}
+
+// openSource opens the source of name as Open does, without its watcher: Open starts
+// one of its own, and a Many watches for all its sources (env, nil for Open, says how
+// a Many's source differs; scan: see begin).
+func openSource(name string, opt linereader.Options, fo Options, env *manyEnv, scan os.FileInfo) (*source, error) {
+	h := newHandles(env.fdCount())
 	at, err := openFile(h, name)
 	if err != nil {
 		return nil, err
 	}
-	d := newDiscovery(name, h)
-	cur, start, err := begin(at, d, opt, fo)
+	d, err := newDiscovery(name, h, env)
+	if err != nil {
+		h.closeAll()
+		return nil, err
+	}
+	cur, start, err := begin(at, d, opt, fo, scan)
 	if err != nil {
 		h.closeAll()
 		return nil, err
 	}
 	s := newSource(d, h, cur, start, opt, fo)
+	s.nowait = env != nil
 	s.look()
-	s.start(ctx, name, fo)
-	return &Reader{Reader: linereader.NewInputs(s.inputs(), opt), src: s, name: name}, nil
+	return s, nil
 }
 
 // begin returns the file to read first and the offset to read it from, for Resume,
 // Last or Start, with that file positioned there (and for Resume the files to read after
-// it queued).
-func begin(at *file, d *discovery, opt linereader.Options, fo Options) (*file, int64, error) {
+// it queued). scan, if it is at's file, is what at was when a Many first listed it:
+// Last and Start -1 count from its size then, the moment OpenMany was called.
+func begin(at *file, d *discovery, opt linereader.Options, fo Options, scan os.FileInfo) (*file, int64, error) {
 	var start int64
 	var err error
+	size := at.id.Size()
+	if scan != nil && os.SameFile(scan, at.id) && scan.Size() <= size {
+		size = scan.Size()
+	}
 	switch {
 	case fo.Resume != nil:
 		cur, off := resume(fo.Resume, at, d)
@@ -151,9 +173,9 @@ func begin(at *file, d *discovery, opt linereader.Options, fo Options) (*file, i
 		}
 		start = off
 	case fo.Last > 0:
-		start, err = lastStart(at.f, at.id.Size(), fo.Last, opt)
+		start, err = lastStart(at.f, size, fo.Last, opt)
 	case fo.Start == -1:
-		start, err = linereader.LastBoundary(at.f, at.id.Size(), opt)
+		start, err = linereader.LastBoundary(at.f, size, opt)
 	case fo.Start > at.id.Size():
 		start = 0 // truncated or replaced since
 	default:

@@ -46,11 +46,13 @@ func resume(cp *Checkpoint, at *file, d *discovery) (*file, int64) {
 // files a date suffix keeps, which would take as many descriptors.
 func openSiblings(d *discovery, at *file, since time.Time) []*file {
 	var out []*file
-	for _, sib := range siblings(d.name).files {
+	sibs := d.siblings().files
+	d.numbering.learn(d.name, sibs)
+	for _, sib := range sibs {
 		if os.SameFile(sib.fi, at.id) || sib.fi.ModTime().Before(since) {
 			continue
 		}
-		if fl, err := openFile(d.h, sib.path); err == nil {
+		if fl, err := d.open(sib.path); err == nil {
 			out = append(out, fl)
 		}
 	}

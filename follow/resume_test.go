@@ -50,7 +50,7 @@ func laterTick(t *testing.T, dir string) {
 	}
 	var newest time.Time
 	for _, e := range entries {
-		if fl, err := openFile(newHandles(), filepath.Join(dir, e.Name())); err == nil {
+		if fl, err := openFile(newHandles(nil), filepath.Join(dir, e.Name())); err == nil {
 			if fl.born.After(newest) {
 				newest = fl.born
 			}
@@ -348,7 +348,7 @@ func TestCheckpointInodeGivenAgain(t *testing.T) {
 	if err := os.WriteFile(name, []byte("a\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h := newHandles()
+	h := newHandles(nil)
 	defer h.closeAll()
 	fl, err := openFile(h, name)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,6 +37,10 @@ type source struct {
 	once    sync.Once     // Stop's work, done once
 	unset   func() bool   // stops ctx's call of Stop (context.AfterFunc); set before Open returns
 	shown   atomic.Uint64 // publishes done, for tests (see export_test.go)
+	// nowait: a Many's source. Where Read would wait it returns ErrStop instead, the
+	// engine ending after the complete records read; the Many sets the reading back to
+	// the end of the last record yielded (backTo) and reads on when the files change.
+	nowait bool
 }
 
 // signals are how the goroutines wake each other.
@@ -77,6 +82,8 @@ type reading struct {
 	start  int64
 	moved  bool
 	shared int64 // pos when what is read was last published
+	end    int64 // pos when a read of cur last came short, at the end of its data; -1: none yet
+	back   int64 // where the next Read sets cur's position back to (see backTo); -1: nowhere
 }
 
 // gap is how long a pause between two reads of a file (a wait, or a process stopped with
@@ -89,7 +96,7 @@ func newSource(d *discovery, h *handles, cur *file, pos int64, opt linereader.Op
 	s := &source{
 		d: d, h: h, opt: opt, idle: fo.Idle, moved: fo.Moved,
 		sig: signals{wake: make(chan struct{}, 1), done: make(chan struct{})},
-		rd:  reading{cur: cur, pos: pos, start: pos, since: time.Now(), last: time.Now()},
+		rd:  reading{cur: cur, pos: pos, start: pos, since: time.Now(), last: time.Now(), end: -1, back: -1},
 	}
 	if !cur.sealed {
 		s.rd.tail.recall(cur.f, pos)
@@ -115,6 +122,10 @@ func (s *source) Read(p []byte) (int, error) {
 		if s.stopped.Load() {
 			return 0, linereader.ErrStop
 		}
+		if s.rd.back >= 0 {
+			s.rd.cur.f.Seek(s.rd.back, io.SeekStart) // see backTo
+			s.rd.back = -1
+		}
 		if s.rd.moved {
 			s.rd.moved = false
 			if s.moved != nil {
@@ -131,6 +142,9 @@ func (s *source) Read(p []byte) (int, error) {
 		}
 		if s.rd.moved {
 			continue // a copy taken over: read it at once
+		}
+		if s.nowait {
+			return 0, linereader.ErrStop
 		}
 		if s.idle != nil {
 			s.idle()
@@ -215,6 +229,9 @@ func (rd *reading) readCur(p []byte) (int, error) {
 	n, err := rd.cur.r.Read(p)
 	rd.pos += int64(n)
 	rd.atEnd = n < len(p)
+	if rd.atEnd {
+		rd.end = rd.pos
+	}
 	rd.last = time.Now()
 	return n, err
 }
@@ -267,7 +284,9 @@ func (s *source) truncated() (int, error, bool) {
 	gen := rd.content()
 	gen.head = rd.cur.head
 	if c := s.d.rewind(rd.cur, gen, rd.since); c != nil {
-		rd.cur, rd.atEnd, rd.moved = c, false, true
+		// Read on in the copy at once: this is no pause (the files beside the name were
+		// just listed), and the file at the name, queued again, comes after it.
+		rd.cur, rd.atEnd, rd.moved, rd.last = c, false, true, time.Now()
 		s.publish()
 		return 0, nil, true // Read calls Moved, then reads the copy
 	}
@@ -339,9 +358,37 @@ func (s *source) begin() {
 		}
 		cur.readHead()
 	}
-	rd.pos, rd.tail, rd.atEnd = cur.at, cur.tail, cur.at > 0
+	rd.pos, rd.tail, rd.atEnd, rd.end, rd.back = cur.at, cur.tail, cur.at > 0, -1, -1
 	cur.at, cur.tail = 0, tailBytes{}
 	rd.since, rd.last, rd.moved = time.Now(), time.Now(), true
+	s.publish()
+}
+
+// backTo sets the reading of cur back to off, just past the last record yielded: a
+// Many's engine, stopped where the source would wait (see nowait), dropped the bytes
+// read after it, the start of a record not complete yet, and reads them again next time.
+// The bytes before off are taken now, as they were read (a truncation while the Many
+// waits is found against them); the file itself is set back at the next Read, so that
+// while the Many waits its position is where reading stopped. A compressed file is
+// decompressed again up to off.
+func (s *source) backTo(off int64) {
+	rd := &s.rd
+	if rd.pos == off || rd.cur == nil {
+		return
+	}
+	cur := rd.cur
+	if cur.sealed {
+		cur.dec.Close()
+		if _, err := cur.f.Seek(0, io.SeekStart); err == nil {
+			cur.seal()
+			io.CopyN(io.Discard, cur.r, off)
+		}
+	} else {
+		rd.tail = tailBytes{}
+		rd.tail.recall(cur.f, off)
+		rd.back = off
+	}
+	rd.pos, rd.atEnd = off, false
 	s.publish()
 }
 
@@ -396,6 +443,36 @@ func (s *source) close() {
 	s.Stop()
 	s.h.closeAll()
 	s.d.close()
+}
+
+// gone reports whether nothing is left to read: the name names no file, the file being
+// read is deleted (not renamed: a writer may still write to it under its new name), and
+// no file is queued. A Many forgets such a name.
+func (s *source) gone() bool {
+	if s.rd.cur == nil {
+		return true
+	}
+	d := s.d
+	d.mu.Lock()
+	missing := d.seen == nil && len(d.queue) == 0
+	d.mu.Unlock()
+	if !missing {
+		return false
+	}
+	fi, err := s.rd.cur.f.Stat()
+	return err == nil && !linked(fi)
+}
+
+// caughtUp reports whether the reading has nothing left to read: nothing is queued, and
+// fi, the name's file now, is the file being read, at the size it had when it was last
+// read to its end.
+func (s *source) caughtUp(fi os.FileInfo) bool {
+	rd := &s.rd
+	if rd.cur == nil || rd.cur.sealed || s.d.next() {
+		return false
+	}
+	now, err := rd.cur.f.Stat()
+	return err == nil && os.SameFile(fi, now) && fi.Size() == now.Size() && fi.Size() == rd.end
 }
 
 // The watcher's side (see target).

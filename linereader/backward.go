@@ -66,6 +66,8 @@ func NewBackward(src io.ReaderAt, size int64, opt Options) *Reader {
 		c.stop(fmt.Errorf("%w: %s input", ErrNotSplittable, format))
 	case size < 0:
 		c.stop(fmt.Errorf("linereader: backward over %d bytes: the size is negative", size))
+	case r.e.cfg.join != nil:
+		b.join = newBackJoin(src, b.size, &r.e.cfg)
 	}
 	b.setFast()
 	return r
@@ -109,6 +111,7 @@ type backward struct {
 	carry  *cursor    // a record taken by Batches that starts the next batch
 	runBuf []byte     // the buffer of Runs' runs, reused
 	rerr   error      // a read that failed: data holds what could be read after it, and nothing before it will be
+	join   *backJoin  // Options.Multiline: where the records begin (multiline_back.go); each is then a long record; nil without it
 }
 
 // longRecord is a record longer than longAt, src[start:end), found by locate: its bytes
@@ -245,6 +248,12 @@ func (b *backward) advance(pieces bool) bool {
 			}
 			continue
 		}
+		if b.join != nil {
+			if !b.joined() {
+				return false
+			}
+			continue
+		}
 		if b.k == 0 && !b.find() {
 			return false
 		}
@@ -373,7 +382,7 @@ func (b *backward) setFast() { b.fast = b.plain() && b.c.big == nil }
 // boundaries found (fast, but for the current record held in big).
 func (b *backward) plain() bool {
 	opt := &b.cfg.opt
-	return !opt.Chomp && opt.MaxRecord <= 0 && !b.long.active && !b.long.ended && b.carry == nil && b.c.err == nil
+	return !opt.Chomp && opt.MaxRecord <= 0 && !b.long.active && !b.long.ended && b.carry == nil && b.c.err == nil && b.join == nil
 }
 
 // ready is Ready: the next record's start is a boundary already found, or iteration

@@ -86,6 +86,14 @@ func (b *backward) locate() bool {
 	if err != nil {
 		return c.stop(err)
 	}
+	b.setLong(start, end)
+	return true
+}
+
+// setLong makes src[start:end) the long record, read forward from src when it is
+// yielded (longNext). The window is emptied, and given back if it grew.
+func (b *backward) setLong(start, end int64) {
+	c := b.c
 	stop := end
 	if b.cfg.opt.Chomp {
 		stop = start + int64(b.chompedLen(start, end))
@@ -98,7 +106,6 @@ func (b *backward) locate() bool {
 	c.base, c.lo, c.hi, c.start = start, 0, -1, 0
 	b.ends, b.k, b.from = b.ends[:0], 0, 0
 	b.setFast()
-	return true
 }
 
 // chompedLen returns the length of src[start:end), a record, without the separator that
@@ -132,20 +139,25 @@ func (b *backward) longNext(pieces bool) (settled, ok bool) {
 		n = min(n, int64(b.cfg.readSize))
 	}
 	var p []byte
-	if pieces {
-		if len(b.win) < int(n) {
+	switch {
+	case pieces:
+		if len(b.win) < int(n) || b.win == nil { // never nil: an empty record (Multiline, Chomp) is not no record
 			b.win = make([]byte, 2*b.cfg.readSize)
 		}
 		p = b.win[:n]
 		c.data = b.win[len(b.win):]
-	} else {
+	case b.join != nil:
+		p = b.join.record(int(n), b.longAt) // a record of many lines is lent from a reused buffer
+	default:
 		p = make([]byte, n)
 	}
 	c.reads++
 	if err := readBlock(b.src, p, l.at); err != nil {
 		return true, c.stop(err)
 	}
-	c.big = p
+	if c.big = p; b.join != nil && !pieces {
+		c.data, c.big = p, nil // lent (view), copied by line
+	}
 	c.lo = int(l.at - l.start)
 	l.at += n
 	c.hi, c.start = c.lo+len(p), c.lo+len(p)

@@ -32,7 +32,8 @@ func (e *engine) read(whole bool) {
 	n := min(e.buf.Cap()-e.buf.Len(), e.cfg.readSize)
 	_, err := readSome(func() (int, error) { return e.buf.Fill(e.src, n) }, &e.reads)
 	e.sync()
-	if err != nil {
+	e.quiet = err == ErrFlush
+	if err != nil && !e.quiet {
 		e.rerr = err
 	}
 }
@@ -93,7 +94,9 @@ func (e *engine) makeRoom(whole bool) {
 		e.growBy(add)
 		return
 	}
-	e.gather()
+	if !e.gather() {
+		e.growBy(max(c, rs)) // what fills the buffer is a line that may begin the next record
+	}
 }
 
 // growBy grows the buffer to hold add more bytes.
@@ -122,10 +125,18 @@ func (e *engine) compact() {
 // buffer's array itself becomes the block, and the buffer gets a fresh array of the same
 // capacity. The record's last few bytes stay in the buffer, so that a separator, the "\r"
 // of a "\r\n" that chomp removes, or a UTF-8 character that straddles the move is still
-// seen whole by the search, Chomp and a UTF-8 Limit cut.
-func (e *engine) gather() {
+// seen whole by the search, Chomp and a UTF-8 Limit cut. With Multiline, only what is
+// known to be the record's is gathered, its last separator and a "\r" before it kept:
+// it reports false, gathering nothing, when that leaves nothing to gather.
+func (e *engine) gather() bool {
 	keep := len(e.cfg.sep) + 3
 	cut := len(e.data) - keep
+	if e.cfg.join != nil && !e.joining.open {
+		cut = min(cut, e.joinKeep()-1)
+	}
+	if cut <= e.start {
+		return false
+	}
 	e.blocks = append(e.blocks, e.data[e.start:cut:cut])
 	e.before += cut - e.start
 	tail := e.data[cut:]
@@ -138,6 +149,7 @@ func (e *engine) gather() {
 	e.base += int64(cut)
 	e.start, e.scan, e.lo, e.hi = 0, max(0, e.scan-cut), e.lo-cut, e.hi-cut
 	e.sinceGrow = 0
+	return true
 }
 
 // gatherEnd makes the gathered record, its blocks and then data[start:hi], one array of

@@ -42,6 +42,9 @@ func (e *engine) ready() bool {
 		// and a Reader of several inputs moves on to the next one, which reads.
 		return from < len(e.data) || e.inputs.nextInput == nil || e.rerr != io.EOF
 	}
+	if e.cfg.join != nil {
+		return false // a record of many lines: left to advance (conservative)
+	}
 	rest := e.data[from:]
 	if l := e.cfg.opt.Limit; l > 0 {
 		slack := 0

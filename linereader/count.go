@@ -74,8 +74,10 @@ func Count(name string, opt Options, workers int) (int64, error) {
 // With a separator that cannot overlap itself, no Limit and no MaxRecord, the count is the
 // number of separators, plus one for an unterminated last record: it is counted with
 // bytes.Count over large reads, without cutting records. An input of 4 MiB or more is
-// counted in sections of at least 4 MiB by up to `workers` goroutines. Smaller inputs and
-// other options are counted by one sequential read.
+// counted in sections of at least 4 MiB by up to `workers` goroutines. With
+// Options.Multiline, records are cut to be counted, and an input of 4 MiB or more is read
+// in such sections by NewSection (uncompressed input only). Smaller inputs and other
+// options are counted by one sequential read.
 //
 // Compressed input (with Options.Decompress) is counted in its decompressed bytes, with no
 // record cut, read as internal/ztext says the file allows when there is more than one
@@ -111,10 +113,13 @@ func CountAt(ra io.ReaderAt, size int64, opt Options, workers int) (int64, error
 	}
 	cfg := newConfig(opt)
 	src := &sizedReader{ra: ra, size: size}
+	pol := parallelCount
 	if !countsSeparators(cfg) {
+		if cfg.join != nil && workers > 1 && size >= pol.minFile && !opt.Decompress && cfg.splittable() == nil {
+			return countSections(ra, size, opt, workers, pol)
+		}
 		return countRecords(New(src, opt))
 	}
-	pol := parallelCount
 	if size < pol.minFile || workers == 1 || opt.Decompress {
 		readSize := max(cfg.readSize, pol.readSize)
 		if !opt.Decompress {
@@ -175,10 +180,10 @@ func countText(t *ztext.Text, opt Options, workers int) (int64, error) {
 }
 
 // countsSeparators reports whether records can be counted as separators, without cutting
-// them: a separator that cannot overlap itself, no Limit (splittable says both) and no
-// MaxRecord to check each record against.
+// them: a separator that cannot overlap itself, no Limit (splittable says both), no
+// MaxRecord to check each record against, and no Multiline joining lines.
 func countsSeparators(cfg config) bool {
-	return cfg.splittable() == nil && cfg.opt.MaxRecord == 0
+	return cfg.splittable() == nil && cfg.opt.MaxRecord == 0 && cfg.join == nil
 }
 
 // countInput counts the separators of src in one sequential read, of its bytes or, with
@@ -300,15 +305,10 @@ func countParallel(src io.ReaderAt, size int64, cfg config, workers int, pol cou
 // it) handed out to workers.
 func countSpans(src io.ReaderAt, size int64, cfg config, workers int, pol countPolicy, spans []Span) (int64, error) {
 	j := &countJob{src: src, size: size, cfg: &cfg, spans: spans, queue: sections.NewQueue(len(spans))}
-	var wg sync.WaitGroup
-	for range min(workers, len(spans)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			j.work(make([]byte, pol.readSize+len(cfg.sep)-1))
-		}()
-	}
-	wg.Wait()
+	j.run(workers, func() func(Span) (int64, error) {
+		buf := make([]byte, pol.readSize+len(cfg.sep)-1)
+		return func(sp Span) (int64, error) { return j.countRange(sp.Start, sp.End, buf) }
+	})
 	if j.err != nil {
 		return 0, j.err
 	}
@@ -326,8 +326,9 @@ func countSpans(src io.ReaderAt, size int64, cfg config, workers int, pol countP
 	return j.total, nil
 }
 
-// countJob is the state countParallel's workers share: the sections, handed out in
-// order by queue; total and err gather what they found, under mu.
+// countJob is the state the counting workers share: the sections, handed out in order
+// by queue; total and err gather what they found, under mu. src, size and cfg are those
+// of countRange's separator counting.
 type countJob struct {
 	src   io.ReaderAt
 	size  int64
@@ -340,8 +341,38 @@ type countJob struct {
 	err   error // the first error; it stops the other workers at their next section
 }
 
+// countSections counts the records of [0, size) of ra, for options whose records must
+// be cut to be counted (Multiline), in sections read by NewSection on up to `workers`
+// goroutines: the sections' records are exactly those of one read, so their counts add
+// up to its count.
+func countSections(ra io.ReaderAt, size int64, opt Options, workers int, pol countPolicy) (int64, error) {
+	spans := Partition(size, sections.Count(size, workers, 8, pol.minSection))
+	j := &countJob{spans: spans, queue: sections.NewQueue(len(spans))}
+	j.run(workers, func() func(Span) (int64, error) {
+		return func(sp Span) (int64, error) { return countRecords(NewSection(ra, sp.Start, sp.End, opt)) }
+	})
+	if j.err != nil {
+		return 0, j.err
+	}
+	return j.total, nil
+}
+
+// run counts the spans on up to `workers` goroutines, each with a count of its own made
+// by counter, and returns once they have all stopped.
+func (j *countJob) run(workers int, counter func() func(Span) (int64, error)) {
+	var wg sync.WaitGroup
+	for range min(workers, len(j.spans)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			j.work(counter())
+		}()
+	}
+	wg.Wait()
+}
+
 // work counts sections until none is left or a worker has failed.
-func (j *countJob) work(buf []byte) {
+func (j *countJob) work(count func(Span) (int64, error)) {
 	var occ int64
 	for {
 		j.mu.Lock()
@@ -351,7 +382,7 @@ func (j *countJob) work(buf []byte) {
 		if !ok || stop {
 			break
 		}
-		n, err := j.countRange(j.spans[k].Start, j.spans[k].End, buf)
+		n, err := count(j.spans[k])
 		if err != nil {
 			j.mu.Lock()
 			j.err = cmp.Or(j.err, err)

@@ -41,6 +41,7 @@ type engine struct {
 	reading  // what the source has done
 	gathered // a record longer than the buffer holds, or one being skipped (Options.TooLong)
 	section  // the byte range of NewSection, if any
+	joining  // Options.Multiline: where the record of many lines in progress stands (multiline_engine.go)
 
 	// fast: the short path applies: a one-byte separator, no Limit or MaxRecord, no
 	// section end within what is buffered, no record in pieces or held apart in big,
@@ -97,8 +98,11 @@ func (e *engine) sync() { e.data = e.buf.Bytes() }
 
 // reading is what the source has done: rerr is what ended it (io.EOF; an error, reported
 // once every byte before it has been yielded; ErrStop), nil while it may deliver more.
+// quiet says the last read returned ErrFlush: nothing has arrived for a while, and a
+// record of many lines whose lines are complete is not to wait for the next line.
 type reading struct {
-	rerr error
+	rerr  error
+	quiet bool
 }
 
 // current is the last record: data[lo:hi], or big when it is held outside the buffer (a
@@ -179,6 +183,7 @@ func (e *engine) reset(src io.Reader, next func() (Input, bool)) {
 	e.reading = reading{}
 	e.gathered = gathered{}
 	e.section = section{stopAt: -1}
+	e.joining = noJoin
 	if next == nil {
 		e.open(src)
 	} else {
@@ -308,9 +313,11 @@ func (e *engine) search(pieces bool) (settled, ok bool) {
 		limit, cut = e.start+l-e.before, true
 	}
 	e.scan = max(e.scan, e.start)
-	if end := e.cfg.find(e.data[e.scan:limit]); end >= 0 {
-		return e.ended(e.scan+end, true)
+	end, known := e.recordEnd(limit)
+	if end >= 0 {
+		return e.ended(end, true)
 	}
+	avail = known - e.start
 	switch {
 	case cut:
 		return e.cutAtLimit(limit)
@@ -329,7 +336,6 @@ func (e *engine) search(pieces bool) (settled, ok bool) {
 		// The last record, unterminated, with limit to spare: it counts as a line.
 		return e.ended(len(e.data), true)
 	}
-	e.scan = max(e.start, limit-max(len(e.cfg.sep)-1, 0))
 	if e.toss {
 		e.drop(e.tossTo())
 		e.fill()
@@ -351,13 +357,35 @@ func (e *engine) search(pieces bool) (settled, ok bool) {
 	return false, false
 }
 
+// recordEnd returns where the record in progress ends in data[:limit] (just past its
+// separator, or where joinEnd ends a record of many lines), or -1 and how much of data
+// it is then known to hold; scan is left where the next search resumes.
+func (e *engine) recordEnd(limit int) (end, known int) {
+	if e.cfg.join != nil {
+		if end := e.joinEnd(); end >= 0 {
+			return end, end
+		}
+		return -1, e.joinKnown()
+	}
+	if end := e.cfg.find(e.data[e.scan:limit]); end >= 0 {
+		return e.scan + end, e.scan + end
+	}
+	e.scan = max(e.start, limit-max(len(e.cfg.sep)-1, 0))
+	return -1, len(e.data)
+}
+
 // pieceEnd returns where a piece of the unfinished record may end: before the bytes that
-// could still belong to its separator, before a "\r" that chomp may remove with the "\n"
-// of the next read, far enough before a UTF-8 Limit cut that the bytes it looks back at
-// stay buffered, and always before the last byte, so that the record's last piece is
-// never empty.
+// could still belong to its separator (with Multiline, to a line not known to be the
+// record's: joinKeep), before a "\r" that chomp may remove with the "\n" of the next
+// read, far enough before a UTF-8 Limit cut that the bytes it looks back at stay
+// buffered, and always before the last byte, so that the record's last piece is never
+// empty.
 func (e *engine) pieceEnd() int {
-	p := min(e.scan, len(e.data)-1)
+	keep := e.scan
+	if e.cfg.join != nil {
+		keep = e.joinKeep()
+	}
+	p := min(keep, len(e.data)-1)
 	if e.cfg.crlf && e.cfg.opt.Chomp && p > e.start && e.data[p-1] == '\r' {
 		p--
 	}

@@ -42,6 +42,17 @@ func NewInputs(next func() (Input, bool), opt Options) *Reader {
 // written. A source must return ErrStop itself, not an error wrapping it.
 var ErrStop = errors.New("linereader: source stopped")
 
+// ErrFlush is what a source's Read returns, with no bytes, when nothing has arrived for a
+// while (a follower's quiet period: follow.Options.Flush). With Options.Multiline, the
+// record in progress is then yielded as soon as its lines are complete, without waiting
+// for the line that would say whether it goes on: a record whose next line has not
+// arrived whole ends there (an incomplete line of the record's own is still waited for).
+// Without Multiline it changes nothing. Reading goes on after it: the next Read is asked
+// for more, as after a Read that returned no bytes. A source returns it once per quiet
+// period (returning it again at once, with nothing new, only costs a turn of the loop),
+// itself, not wrapped.
+var ErrFlush = errors.New("linereader: source quiet")
+
 // inputs is where a Reader from NewInputs gets its inputs: nextInput, nil for a Reader of one
 // input (New, Reset) or once next has reported false.
 type inputs struct {
@@ -102,6 +113,7 @@ func (e *engine) moveOn() bool {
 	e.start, e.scan, e.base, e.origin = 0, 0, in.Start, in.Start-consumed // Stats.Bytes counts every input
 	e.lo, e.hi = 0, -1
 	e.rerr = nil
+	e.joining = noJoin
 	return true
 }
 

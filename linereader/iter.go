@@ -165,5 +165,5 @@ func (r *Reader) nextRun() []byte {
 func (r *Reader) runnable() bool {
 	c, o := &r.e.cfg, &r.e.cfg.opt
 	return c.err == nil && (c.mode == modeByte || (c.mode == modeBytes && !selfOverlapping(c.sep))) &&
-		o.Limit <= 0 && !o.Chomp && o.MaxRecord == 0 && r.e.stopAt < 0
+		o.Limit <= 0 && !o.Chomp && o.MaxRecord == 0 && r.e.stopAt < 0 && c.join == nil
 }

@@ -48,16 +48,17 @@ var (
 // error before reading anything; New and NewSection report it through Err once the first
 // Next returns false.
 type Options struct {
-	Sep        []byte  // record separator; nil or empty means "\n"
-	Paragraph  bool    // records are paragraphs (Ruby's sep "")
-	Whole      bool    // the whole input is one record, or Limit-sized pieces (Ruby's sep nil)
-	Limit      int     // > 0: at most Limit bytes per record, separator included; 0: no limit
-	Chomp      bool    // drop the separator that ended each record
-	UTF8       bool    // a Limit cut never splits a UTF-8 character; without a Limit it has no effect
-	BufferSize int     // initial buffer size and the most bytes asked of the source per read; 0 means 64 KiB
-	MaxRecord  int     // > 0: a longer record stops iteration with *TooLongError (or what TooLong says); 0: unbounded
-	TooLong    TooLong // with MaxRecord: what a longer record gets (default: TooLongStop)
-	Decompress bool    // gzip, zstd, bzip2, xz or lz4 input (detected by its first bytes) is decompressed; other input passes unchanged
+	Sep        []byte     // record separator; nil or empty means "\n"
+	Paragraph  bool       // records are paragraphs (Ruby's sep "")
+	Whole      bool       // the whole input is one record, or Limit-sized pieces (Ruby's sep nil)
+	Limit      int        // > 0: at most Limit bytes per record, separator included; 0: no limit
+	Chomp      bool       // drop the separator that ended each record
+	UTF8       bool       // a Limit cut never splits a UTF-8 character; without a Limit it has no effect
+	BufferSize int        // initial buffer size and the most bytes asked of the source per read; 0 means 64 KiB
+	MaxRecord  int        // > 0: a longer record stops iteration with *TooLongError (or what TooLong says); 0: unbounded
+	TooLong    TooLong    // with MaxRecord: what a longer record gets (default: TooLongStop)
+	Decompress bool       // gzip, zstd, bzip2, xz or lz4 input (detected by its first bytes) is decompressed; other input passes unchanged
+	Multiline  *Multiline // records of several lines: lines cut by Sep, joined as Multiline says (multiline.go)
 }
 
 // TooLong says what a record longer than Options.MaxRecord gets. Whichever it is, the
@@ -106,7 +107,10 @@ func (t TooLong) String() string {
 //     since in Go a negative size is almost always an arithmetic slip);
 //   - BufferSize is negative or larger than MaxBufferSize (0 means DefaultBufferSize);
 //   - MaxRecord is negative (0 means unbounded);
-//   - TooLong is not one of the TooLong constants.
+//   - TooLong is not one of the TooLong constants;
+//   - Multiline is set with Paragraph, Whole or Limit (which cut records by rules of
+//     their own), with neither or both of Start and Continue, or with a negative
+//     MaxLines.
 //
 // Fields that have nothing to act on are not errors: UTF8 without a Limit, or Chomp with
 // Whole and no separator, change nothing and are accepted, so that one Options value can
@@ -145,6 +149,7 @@ func (o Options) Validate() error {
 	if o.TooLong > TooLongCut {
 		outOfRange("TooLong", fmt.Sprintf("%d is not one of TooLongStop, TooLongSkip, TooLongCut", uint8(o.TooLong)))
 	}
+	faults = multilineFaults(&o, faults)
 	if len(faults) == 0 {
 		return nil
 	}
@@ -223,13 +228,14 @@ const (
 type config struct {
 	opt      Options
 	mode     mode
-	sep      []byte // the separator (a private copy); "\n\n" in paragraph mode; nil in whole mode
-	sepByte  byte   // sep[0] in modeByte
-	crlf     bool   // default separator: Chomp also removes a "\r" just before the "\n"
-	readSize int    // most bytes asked of the source per read
-	simple   bool   // modeByte without Limit or MaxRecord: the short path applies
-	tossing  bool   // MaxRecord with TooLongSkip or TooLongCut: a longer record is read past, not refused
-	err      error  // invalid options: reported by the first Next
+	sep      []byte  // the separator (a private copy); "\n\n" in paragraph mode; nil in whole mode
+	sepByte  byte    // sep[0] in modeByte
+	crlf     bool    // default separator: Chomp also removes a "\r" just before the "\n"
+	readSize int     // most bytes asked of the source per read
+	simple   bool    // modeByte without Limit or MaxRecord: the short path applies
+	tossing  bool    // MaxRecord with TooLongSkip or TooLongCut: a longer record is read past, not refused
+	join     *joiner // Options.Multiline: which lines begin a record (multiline.go); nil without it
+	err      error   // invalid options: reported by the first Next
 
 	gatherAt   int // the buffer grows until this capacity; a longer record is gathered in blocks (buffer.go)
 	releaseCap int // a buffer grown past this is given back once it has outlived its record
@@ -263,15 +269,16 @@ func newConfig(opt Options) config {
 	c.opt.Sep = c.sep
 	c.simple = c.shortPath()
 	c.tossing = opt.MaxRecord > 0 && opt.TooLong != TooLongStop
+	c.join = newJoiner(&c)
 	c.gatherAt = max(gatherMin, 2*c.readSize)
 	c.releaseCap = max(16*c.readSize, 4<<20)
 	return c
 }
 
 // shortPath reports whether the engine's short path applies to these options: a one-byte
-// separator, no Limit, no MaxRecord.
+// separator, no Limit, no MaxRecord, no Multiline.
 func (c *config) shortPath() bool {
-	return c.err == nil && c.mode == modeByte && c.opt.Limit <= 0 && c.opt.MaxRecord == 0
+	return c.err == nil && c.mode == modeByte && c.opt.Limit <= 0 && c.opt.MaxRecord == 0 && c.opt.Multiline == nil
 }
 
 // find returns the index just past the first separator in p, or -1 (always in whole
@@ -329,7 +336,8 @@ func (c *config) count(p []byte) int { return bytes.Count(p, c.sep) }
 
 // byteEnd returns where the record b[lo:end], which ends with the one-byte separator,
 // ends as yielded: end, or with Chomp before the separator (and before a "\r" with the
-// default separator). It is Chomp for the one-byte paths, small enough to be inlined.
+// default separator). It is chomp's rule for the one-byte paths, kept apart from chomp
+// so that it is small enough to be inlined into the short path.
 func (c *config) byteEnd(b []byte, lo, end int) int {
 	if !c.opt.Chomp {
 		return end
@@ -342,16 +350,21 @@ func (c *config) byteEnd(b []byte, lo, end int) int {
 }
 
 // chomp removes the separator that ends rec, if it ends with one (a record that ended at
-// end of input may not).
+// end of input may not): what Chomp drops, and what a Multiline pattern does not see of
+// a line, whether or not Chomp is set.
 func (c *config) chomp(rec []byte) []byte {
 	switch c.mode {
 	case modeWhole:
 		return rec
 	case modeByte:
-		if n := len(rec); n > 0 && rec[n-1] == c.sepByte {
-			return rec[:c.byteEnd(rec, 0, n)]
+		n := len(rec)
+		if n == 0 || rec[n-1] != c.sepByte {
+			return rec
 		}
-		return rec
+		if n--; c.crlf && n > 0 && rec[n-1] == '\r' {
+			n--
+		}
+		return rec[:n]
 	}
 	return bytes.TrimSuffix(rec, c.sep)
 }

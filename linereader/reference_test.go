@@ -176,6 +176,20 @@ func describeOptions(opt linereader.Options) string {
 	if opt.MaxRecord != 0 {
 		parts = append(parts, fmt.Sprintf("MaxRecord:%d", opt.MaxRecord))
 	}
+	if opt.TooLong != linereader.TooLongStop {
+		parts = append(parts, "TooLong:"+opt.TooLong.String())
+	}
+	if m := opt.Multiline; m != nil {
+		if m.Start != nil {
+			parts = append(parts, fmt.Sprintf("Start:%q", m.Start))
+		}
+		if m.Continue != nil {
+			parts = append(parts, fmt.Sprintf("Continue:%q", m.Continue))
+		}
+		if m.MaxLines != 0 {
+			parts = append(parts, fmt.Sprintf("MaxLines:%d", m.MaxLines))
+		}
+	}
 	return "{" + strings.Join(parts, " ") + "}"
 }
 

@@ -21,13 +21,15 @@ import (
 // that does not start at 0 reads from len(Sep) bytes before start and skips to the end of
 // the first separator ending at or after start: the record straddling start belongs to
 // the section before, and a separator straddling start is seen whole.
+//
+// With Options.Multiline, the section's first record is the first line that begins at
+// or after start and begins a record, found before NewSection returns: it reads the
+// lines from start on until one begins a record (a section inside one long record reads
+// only up to end), and with MaxLines, when that line is not one its pattern begins, the
+// lines back to the last one that is (in an input where no line is, back to its start).
+// An error of those reads is reported by Err.
 func NewSection(src io.ReaderAt, start, end int64, opt Options) *Reader {
 	cfg := newConfig(opt)
-	from := int64(0)
-	if start > 0 {
-		// A separator ending at start or later may begin up to len(sep) bytes before it.
-		from = max(0, start-int64(max(len(cfg.sep), 1)))
-	}
 	// A section of compressed input cannot be decompressed on its own; a plain input
 	// read with Decompress is read as it is.
 	var format decompress.Format
@@ -35,17 +37,30 @@ func NewSection(src io.ReaderAt, start, end int64, opt Options) *Reader {
 		format = decompress.FormatAt(src)
 		opt.Decompress = false
 	}
-	r := New(io.NewSectionReader(src, from, math.MaxInt64-from), opt)
+	fault := sectionFault(cfg, format, start, end)
+	from, reads, seek := int64(0), 0, start > 0
+	switch {
+	case fault == nil && cfg.join != nil:
+		from, reads, fault = joinedStart(src, start, end, &cfg)
+		seek = false // from is where the first record begins
+	case start > 0:
+		// A separator ending at start or later may begin up to len(sep) bytes before it.
+		from = max(0, start-int64(max(len(cfg.sep), 1)))
+	}
+	if fault != nil {
+		from = 0
+	}
+	r := newAt(io.NewSectionReader(src, from, math.MaxInt64-from), from, opt)
 	e := &r.e
+	e.reads = reads
 	// A section that cannot be read ends before its first record. The error is the
 	// section's, not the options': Reset starts a plain reading of the new source.
-	if err := sectionFault(e.cfg, format, start, end); err != nil {
-		e.fail(err)
+	if fault != nil {
+		e.fail(fault)
 		return r
 	}
-	e.base, e.origin = from, from
 	e.stopAt = end
-	e.seek = start > 0
+	e.seek = seek
 	e.setFast()
 	return r
 }

@@ -21,7 +21,10 @@ import (
 // The search reads blocks of BufferSize bytes aligned to multiples of BufferSize, as GNU
 // tail does, from the end towards the start, counting separators: the last n short
 // records of a large input cost about one block of reads, not the input, and records
-// far longer than the buffer cost only their own bytes. A read error during the search,
+// far longer than the buffer cost only their own bytes. With Options.Multiline it walks
+// the lines backwards, testing each, to the first line of the n-th record from the end
+// (with MaxLines, to the line its pattern begins before it: see NewSection); the records
+// are then read forward from there, as without it. A read error during the search,
 // or a src shorter than size (io.ErrUnexpectedEOF), is reported by Err before any record.
 func NewTail(src io.ReaderAt, size int64, n int, opt Options) *Reader {
 	cfg := newConfig(opt)
@@ -35,7 +38,10 @@ func NewTail(src io.ReaderAt, size int64, n int, opt Options) *Reader {
 		refuse = fmt.Errorf("linereader: tail of %d bytes: the size is negative", size)
 	}
 	start, reads := size, 0
-	if refuse == nil {
+	switch {
+	case refuse == nil && cfg.join != nil:
+		start, reads, refuse = joinedTail(src, size, n, &cfg)
+	case refuse == nil:
 		start, reads, refuse = tailStart(src, size, n, &cfg)
 	}
 	start = max(0, min(start, size))
@@ -65,7 +71,11 @@ func TailStart(src io.ReaderAt, size int64, n int, opt Options) (int64, error) {
 	if size < 0 {
 		return 0, fmt.Errorf("linereader: tail of %d bytes: the size is negative", size)
 	}
-	start, _, err := tailStart(src, size, n, &cfg)
+	tail := tailStart
+	if cfg.join != nil {
+		tail = joinedTail
+	}
+	start, _, err := tail(src, size, n, &cfg)
 	return max(0, min(start, size)), err
 }
 

@@ -29,6 +29,9 @@ func (e *engine) beginToss() {
 // Limit, up to 4 bytes before the cut, which cutAtLimit looks back at.
 func (e *engine) tossTo() int {
 	to := e.scan
+	if e.cfg.join != nil {
+		to = e.joinKeep() // the bytes of a record of many lines known to be its own
+	}
 	if o := &e.cfg.opt; o.UTF8 && o.Limit > 0 {
 		to = min(to, e.start+o.Limit-e.before-4)
 	}

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"compress/flate"
 	"crypto/sha256"
+	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 
 	"github.com/foreachio/foreach/internal/decompress"
@@ -21,151 +23,265 @@ import (
 // ignored; other bytes after it are trailing data, which the index records:
 // TrailingData). A stream that is not gzip is refused with an error
 // wrapping ErrFormat; a damaged one with the decoder's error, which says
-// where the damage is.
+// where the damage is. Build is a Builder read to its end.
 func Build(r io.Reader, span int64) (*Index, error) {
-	if span <= 0 {
-		span = DefaultSpan
-	}
-	b := &builder{id: newIDReader(r), span: span}
-	b.src = bufio.NewReaderSize(b.id, 64<<10)
-	b.ix = &Index{format: "gzip", span: span, trailing: -1}
-	head, _ := b.src.Peek(10)
-	if f := decompress.Detect(head); f != decompress.Gzip {
-		if f == decompress.None {
-			return nil, fmt.Errorf("%w: not compressed", ErrFormat)
+	b := NewBuilder(r, span)
+	buf := make([]byte, 64<<10)
+	for {
+		if _, err := b.Read(buf); err != nil {
+			break
 		}
-		return nil, fmt.Errorf("%w: %s", ErrFormat, f)
 	}
-	if err := b.members(); err != nil {
-		return nil, fmt.Errorf("zindex: %w", err)
-	}
-	b.ix.file = b.id.fileID()
-	return b.ix, nil
+	return b.Index()
 }
 
-// builder is the state of one Build.
-type builder struct {
+// Builder indexes a gzip stream as it is read through it: a first read of
+// a file leaves its index behind. Read gives the stream's text, exactly as
+// a sequential read gives it (internal/decompress, as gzip -d reads it):
+// the members' text one after another, then io.EOF, or the error a
+// sequential read ends with: trailing data after the last member (a
+// *decompress.Error wrapping decompress.ErrTrailingData, which zcat takes
+// for a warning) or damage, at its compressed offset, after every byte
+// decoded before it. Once Read has returned io.EOF or trailing data, Index
+// returns the stream's index (Build's). Input that is not gzip is an error
+// wrapping ErrFormat at the first Read.
+//
+// The indexing costs little beside the decoding: a look at each deflate
+// block boundary, a copy of the 32 KiB window every 512 KiB of text, that
+// window compressed at each access point, and the CRC-32 of the text up to
+// each point, mostly the member's own CRC, which the decoder computes
+// anyway. A Builder is not safe for concurrent use.
+type Builder struct {
 	ix   *Index
 	id   *idReader
 	src  *bufio.Reader // id, buffered: the decoders read it in place
 	span int64
 	m    inflate.Member
+	// state is where the stream stands; err, once set, is what every Read
+	// returns (io.EOF, trailing data, damage).
+	state builderState
+	err   error
 	// memberIn is the compressed offset (in bytes) of the current member's
 	// deflate stream, memberOut the decompressed offset of its first byte.
 	memberIn, memberOut int64
-	out                 int64 // the decompressed bytes so far
+	out                 int64 // the decompressed bytes read so far
 	// near are the last two block boundaries taken every tailGap bytes,
 	// the later last, with their windows: those that are far enough past
-	// the last point when the file ends become points too, so that the
+	// the last point when the stream ends become points too, so that the
 	// file's last records cost little to reach.
 	near [2]candidate
-	zw   *flate.Writer
-	err  error // of the block function, which cannot return one
+	// unsummed is the first point whose CRC-32 is not known yet: a point is
+	// found at a block boundary before the text up to it has been read.
+	unsummed int
+	zw       *flate.Writer
+	blockErr error // of the block function, which cannot return one
+}
+
+// builderState is where a Builder's stream stands.
+type builderState uint8
+
+const (
+	beforeStream  builderState = iota // nothing read yet
+	inMember                          // m is decoding a member
+	betweenMember                     // a member has ended; what follows is not known yet
+	streamEnded                       // the stream has ended (err is io.EOF or trailing data): the index is whole
+)
+
+// NewBuilder returns a Builder of the gzip stream r, indexing it with an
+// access point about every span decompressed bytes (span <= 0:
+// DefaultSpan), as Build does. It reads nothing until the first Read.
+func NewBuilder(r io.Reader, span int64) *Builder {
+	if span <= 0 {
+		span = DefaultSpan
+	}
+	b := &Builder{id: newIDReader(r), span: span}
+	b.src = bufio.NewReaderSize(b.id, 64<<10)
+	b.ix = &Index{format: "gzip", span: span, trailing: -1}
+	b.m.Decoder().SetBlockFunc(b.block)
+	return b
+}
+
+// Read reads the stream's text into p.
+func (b *Builder) Read(p []byte) (int, error) {
+	for b.err == nil {
+		if b.state != inMember {
+			b.err = b.nextMember()
+			continue
+		}
+		crc, _ := b.m.Sum()
+		n, err := b.m.Read(p)
+		b.sum(p[:n], crc)
+		b.out += int64(n)
+		switch {
+		case b.blockErr != nil:
+			b.err = b.blockErr
+		case err == io.EOF:
+			b.state = betweenMember
+			if n == 0 {
+				continue
+			}
+		case err != nil:
+			b.err = gzipError(err, b.consumed())
+		}
+		if n > 0 || err == nil {
+			return n, nil
+		}
+	}
+	return 0, b.err
+}
+
+// Index returns the index of the stream once Read has returned io.EOF or
+// the error of trailing data after the last member; before that, the error
+// Read returned (wrapped), or an error saying the stream was not read to its
+// end.
+func (b *Builder) Index() (*Index, error) {
+	switch {
+	case b.state == streamEnded:
+		return b.ix, nil
+	case b.err == nil:
+		return nil, errors.New("zindex: the stream was not read to its end")
+	case errors.Is(b.err, ErrFormat):
+		return nil, b.err
+	}
+	return nil, fmt.Errorf("zindex: %w", b.err)
+}
+
+// consumed returns the compressed offset of the next byte the decoders read.
+func (b *Builder) consumed() int64 { return b.id.n - int64(b.src.Buffered()) }
+
+// nextMember starts the stream's next member, adding its point when it is a
+// span past the last; at the end of the stream it finishes the index and
+// returns io.EOF, or the error of trailing data.
+func (b *Builder) nextMember() error {
+	at := b.consumed()
+	if b.state == beforeStream {
+		head, _ := b.src.Peek(10)
+		if f := decompress.Detect(head); f != decompress.Gzip {
+			if f == decompress.None {
+				return fmt.Errorf("%w: not compressed", ErrFormat)
+			}
+			return fmt.Errorf("%w: %s", ErrFormat, f)
+		}
+	} else {
+		more, err := decompress.GzipFollows(b.src, at)
+		if off, ok := trailingAt(err); ok {
+			b.ix.trailing = off
+			return b.end(err)
+		}
+		if err != nil {
+			return err
+		}
+		if !more {
+			return b.end(io.EOF)
+		}
+	}
+	if len(b.ix.points) == 0 || b.out-b.last() >= b.span {
+		b.ix.points = append(b.ix.points, point{kind: memberStart, in: at * 8, out: b.out})
+	}
+	if _, err := inflate.ReadHeader(b.src); err != nil {
+		return gzipError(err, b.consumed())
+	}
+	b.memberIn, b.memberOut = b.consumed(), b.out
+	b.m.Reset(b.src)
+	b.state = inMember
+	return nil
+}
+
+// end finishes the index at the end of the stream, where Read returns err.
+func (b *Builder) end(err error) error {
+	b.ix.size = b.out
+	if e := b.nearEnd(); e != nil {
+		return e
+	}
+	b.ix.file = b.id.fileID()
+	b.state = streamEnded
+	return err
+}
+
+// last returns the decompressed offset of the last point.
+func (b *Builder) last() int64 { return b.ix.points[len(b.ix.points)-1].out }
+
+// block is the decoder's block function: at a block boundary a span past
+// the last point, a point with the window before it; every tailGap bytes,
+// a candidate for the end. The text before the boundary has been decoded
+// but not all read: its CRC-32 is summed as it is read (sum).
+func (b *Builder) block(blk inflate.Block) {
+	out, in := b.memberOut+blk.Out, b.memberIn*8+blk.Bit
+	if out-b.last() >= b.span {
+		b.point(candidate{in: in, out: out, member: blk.Out}, b.m.Decoder().Window())
+		return
+	}
+	if out-b.near[1].out >= tailGap {
+		c := b.near[0]
+		c.in, c.out, c.member, c.ok, c.summed = in, out, blk.Out, true, false
+		c.window = append(c.window[:0], b.m.Decoder().Window()...)
+		b.near[0], b.near[1] = b.near[1], c
+	}
+}
+
+// sum sets the CRC-32 of the points and candidates whose text ends within
+// q, the text read last, from its offset b.out on; crc is that of the
+// member's text before q.
+func (b *Builder) sum(q []byte, crc uint32) {
+	end := b.out + int64(len(q))
+	for ; b.unsummed < len(b.ix.points); b.unsummed++ {
+		p := &b.ix.points[b.unsummed]
+		if p.kind != deflateBlock {
+			continue
+		}
+		if p.out > end {
+			break
+		}
+		p.crc = crc32.Update(crc, crc32.IEEETable, q[:p.out-b.out])
+	}
+	for i := range b.near {
+		if c := &b.near[i]; c.ok && !c.summed && c.out <= end {
+			c.crc, c.summed = crc32.Update(crc, crc32.IEEETable, q[:c.out-b.out]), true
+		}
+	}
+}
+
+// point adds a point at a block boundary, with the window before it.
+func (b *Builder) point(c candidate, window []byte) {
+	if b.blockErr != nil {
+		return
+	}
+	z, err := b.compress(window)
+	if err != nil {
+		b.blockErr = err
+		return
+	}
+	b.ix.points = append(b.ix.points, point{kind: deflateBlock, in: c.in, out: c.out, window: z,
+		windowLen: len(window), member: c.member, crc: c.crc})
+}
+
+// nearEnd adds the candidates that are a tailGap past the last point.
+func (b *Builder) nearEnd() error {
+	for _, c := range b.near {
+		if c.ok && c.out-b.last() >= tailGap {
+			b.point(c, c.window)
+		}
+	}
+	return b.blockErr
 }
 
 // tailGap is the spacing of the near-the-end candidates: the last
 // records of a file are reached through at most about twice that.
 const tailGap = 512 << 10
 
-// candidate is a block boundary that may become a point.
+// candidate is a block boundary that may become a point: its offsets, the
+// text of its member before it, and the CRC-32 of that text once summed.
 type candidate struct {
-	in, out int64
-	window  []byte // a copy; reused from candidate to candidate
-	ok      bool
-}
-
-// consumed returns the compressed offset of the next byte the decoders read.
-func (b *builder) consumed() int64 { return b.id.n - int64(b.src.Buffered()) }
-
-// members reads the members one after another, adding their points.
-func (b *builder) members() error {
-	buf := make([]byte, 64<<10)
-	b.m.Decoder().SetBlockFunc(b.block)
-	for {
-		at := b.consumed()
-		if len(b.ix.points) == 0 || b.out-b.last() >= b.span {
-			b.ix.points = append(b.ix.points, point{kind: memberStart, in: at * 8, out: b.out})
-		}
-		if _, err := inflate.ReadHeader(b.src); err != nil {
-			return gzipError(err, b.consumed())
-		}
-		b.memberIn, b.memberOut = b.consumed(), b.out
-		b.m.Reset(b.src)
-		for {
-			n, err := b.m.Read(buf)
-			b.out += int64(n)
-			if b.err != nil {
-				return b.err
-			}
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return gzipError(err, b.consumed())
-			}
-		}
-		more, err := decompress.GzipFollows(b.src, b.consumed())
-		if off, ok := trailingAt(err); ok {
-			b.ix.trailing = off
-			break
-		}
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-	}
-	b.ix.size = b.out
-	return b.nearEnd()
-}
-
-// last returns the decompressed offset of the last point.
-func (b *builder) last() int64 { return b.ix.points[len(b.ix.points)-1].out }
-
-// block is the decoder's block function: at a block boundary a span past
-// the last point, a point with the window before it; every tailGap bytes,
-// a candidate for the end.
-func (b *builder) block(blk inflate.Block) {
-	out, in := b.memberOut+blk.Out, b.memberIn*8+blk.Bit
-	if out-b.last() >= b.span {
-		b.point(in, out, b.m.Decoder().Window())
-		return
-	}
-	if out-b.near[1].out >= tailGap {
-		c := b.near[0]
-		c.in, c.out, c.ok = in, out, true
-		c.window = append(c.window[:0], b.m.Decoder().Window()...)
-		b.near[0], b.near[1] = b.near[1], c
-	}
-}
-
-// point adds a point at a block boundary, with the window before it.
-func (b *builder) point(in, out int64, window []byte) {
-	if b.err != nil {
-		return
-	}
-	z, err := b.compress(window)
-	if err != nil {
-		b.err = err
-		return
-	}
-	b.ix.points = append(b.ix.points, point{kind: deflateBlock, in: in, out: out, window: z, windowLen: len(window)})
-}
-
-// nearEnd adds the candidates that are a tailGap past the last point.
-func (b *builder) nearEnd() error {
-	for _, c := range b.near {
-		if c.ok && c.out-b.last() >= tailGap {
-			b.point(c.in, c.out, c.window)
-		}
-	}
-	return b.err
+	in, out, member int64
+	crc             uint32
+	summed          bool
+	window          []byte // a copy; reused from candidate to candidate
+	ok              bool
 }
 
 // compress returns window compressed as a raw deflate stream, at the
 // fastest level: a window is compressed for every point, during the pass.
-func (b *builder) compress(window []byte) ([]byte, error) {
+func (b *Builder) compress(window []byte) ([]byte, error) {
 	var z bytes.Buffer
 	if b.zw == nil {
 		w, err := flate.NewWriter(&z, flate.BestSpeed)
@@ -213,10 +329,15 @@ func trailingAt(err error) (int64, bool) {
 const idBytes = 64 << 10
 
 // fileID is what identifies a compressed file: its size and the SHA-256
-// digests of its first and last idBytes (all of it if it is shorter).
+// digests of its first and last idBytes (all of it if it is shorter), and
+// its modification time.
 type fileID struct {
 	size       int64
 	head, tail [sha256.Size]byte
+	// modTime is the file's modification time in nanoseconds since 1970,
+	// which Save records; 0 when it is not known (an index made from a
+	// stream or a file's structure and not saved, or of version 2).
+	modTime int64
 }
 
 // idReader reads r, keeping what makes its fileID: its length and its

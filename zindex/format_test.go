@@ -96,9 +96,29 @@ func TestReadRefusesDamage(t *testing.T) {
 		}
 	}
 	c := bytes.Clone(b)
-	c[8] = 3 // the version, after the 8-byte magic number
-	if _, err := zindex.Read(bytes.NewReader(c)); !errors.Is(err, zindex.ErrVersion) || err.Error() != "zindex: unsupported index version 3 (this package reads versions 1 to 2)" {
-		t.Fatalf("version 3: %v", err)
+	c[8] = 4 // the version, after the 8-byte magic number
+	if _, err := zindex.Read(bytes.NewReader(c)); !errors.Is(err, zindex.ErrVersion) || err.Error() != "zindex: unsupported index version 4 (this package reads versions 2 and 3)" {
+		t.Fatalf("version 4: %v", err)
+	}
+}
+
+// withSum returns b, an index's bytes without their checksum, with it.
+func withSum(b []byte) []byte {
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)))
+}
+
+// TestReadVersion1 refuses an index of version 1 (round 5's gzip indexes,
+// whose points carry no CRC-32 of the text), saying to build it again:
+// reads through it could not check what they decode.
+func TestReadVersion1(t *testing.T) {
+	b := []byte("\x89ZIDX\r\n\x1a")
+	b = append(b, 1, 1, 0, 100) // version 1, gzip, no flags, a file of 100 bytes
+	b = append(b, make([]byte, 64)...)
+	b = append(b, 200, 1, 0, 1, 1, 0, 0) // 200 bytes of text, span 0, one point: a member at 0
+	_, err := zindex.Read(bytes.NewReader(withSum(b)))
+	want := "zindex: unsupported index version 1, whose reads could not check the text they decode: build the index again"
+	if !errors.Is(err, zindex.ErrVersion) || err.Error() != want {
+		t.Fatalf("version 1: %v", err)
 	}
 }
 

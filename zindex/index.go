@@ -56,6 +56,13 @@ type point struct {
 	// KiB), compressed as a raw deflate stream; nil for other kinds.
 	window    []byte
 	windowLen int
+	// member and crc are, for a deflateBlock point, the length of its
+	// member's text before it and the CRC-32 of that text: a read from the
+	// point goes on summing the member's text and checks its trailer; a
+	// read that reaches the point checks the text it decoded against them.
+	// (Read leaves both 0 in an index of version 2, which has no such point.)
+	member int64
+	crc    uint32
 	// stream is the compressed offset, in bytes, of the stream a pieceStart
 	// point's piece belongs to (blockz.Piece.Stream): the piece's own for a
 	// BGZF member or a zstd frame, its stream header's for an xz block.
@@ -73,7 +80,7 @@ type Index struct {
 	size   int64  // the decompressed size
 	span   int64  // the span the index was built with
 	points []point
-	file   fileID
+	file   fileID // what the file was: its size, digests, modification time
 	// trailing is the compressed offset at which bytes that are neither a
 	// member nor zero padding follow the last member (gzip -d warns of
 	// them), or -1.
@@ -96,6 +103,18 @@ func (ix *Index) Offsets() []int64 {
 		offs[i] = p.out
 	}
 	return offs
+}
+
+// Point returns access point i's offsets (0 <= i < Points()): where its
+// text begins (Offsets()[i]) and where its compressed data begins, the byte
+// that holds its first bit (a deflate block may start inside a byte, whose
+// first bits end the block before). A reader that fetches a file's bytes
+// for a range of its text (a ranged GET) fetches from the compressed
+// offset of the point at or before the range's start up to that of the
+// first point past its end, plus one byte.
+func (ix *Index) Point(i int) (text, compressed int64) {
+	p := &ix.points[i]
+	return p.out, p.in / 8
 }
 
 // Format returns the compressed format of the file: "gzip", "xz" or "zstd".

@@ -28,10 +28,21 @@ import (
 // decodes on the way (about a span), and a later read within those bytes is
 // served from them.
 //
-// The bytes are decoded as the index says they are: a src that is not the
-// file the index was built from gives wrong bytes or an error (Load checks
-// a file against its index). An error of src is returned as it is; bytes
-// that do not decode are an error wrapping ErrStale.
+// What a read decodes is checked as a sequential read checks it, and
+// against the index: a gzip member's text against its trailer's CRC-32 and
+// length, and at every access point against the CRC-32 and length of its
+// member's text before it, which the index recorded; each piece of an index
+// of pieces with its own checks (a BGZF member's CRC-32, an xz block's
+// check, a zstd frame's checksum when it has one). So a src that is not the
+// file the index was built from (Load checks its size, ends and
+// modification time; this finds a change anywhere in what a read decodes)
+// gives the error a sequential read of it would give: a *decompress.Error
+// of the damage or of a checksum that does not match, at a compressed
+// offset; where it does not decode as the index says (a member that ends
+// elsewhere), an error wrapping ErrStale. A read returns the bytes before
+// the check that fails, as a sequential read does; the text of an access
+// point's span is checked when a read reaches the point after it, or the
+// end. An error of src is returned as it is.
 func (ix *Index) ReaderAt(src io.ReaderAt) io.ReaderAt {
 	return &readerAt{ix: ix, src: src}
 }
@@ -197,27 +208,35 @@ func (ra *readerAt) put(c *cursor) {
 // cursor is a decoder positioned in the decompressed bytes of a file.
 type cursor struct {
 	ix  *Index
-	sec io.SectionReader // the compressed file from the point's byte on
+	sec io.SectionReader // the compressed file from byte base on
 	src *bufio.Reader    // sec, buffered
-	dec inflate.Decoder
-	// inMember: dec is decoding a member's deflate stream; otherwise the
-	// next bytes of src are a member's header.
+	m   inflate.Member
+	// base is the compressed offset of sec's first byte: the point's.
+	base int64
+	// inMember: m is decoding a member's deflate stream; otherwise the next
+	// bytes of src are a member's header.
 	inMember bool
-	pos      int64  // the decompressed offset of the next byte
-	window   []byte // scratch for a point's window
+	pos      int64 // the decompressed offset of the next byte
+	// next is the first point after pos (len(points) past the last one):
+	// where the text decoded is checked against what the index recorded
+	// (reached). A cursor decodes no byte past it without checking it.
+	next   int
+	window []byte // scratch for a point's window
+	skip   []byte // scratch for the text a read drops before its offset
 	// piece is the cursor's state in an index of pieces (Index.pieces),
-	// which it reads instead of sec, src and dec.
+	// which it reads instead of sec, src and m.
 	piece pieceState
 }
 
 // start positions c at the access point i.
 func (c *cursor) start(src io.ReaderAt, ix *Index, i int) error {
 	pt := &ix.points[i]
-	c.ix, c.pos = ix, pt.out
+	c.ix, c.pos, c.next = ix, pt.out, i+1
 	if pt.kind == pieceStart {
 		return c.piece.start(src, ix, i)
 	}
-	c.sec = *io.NewSectionReader(src, pt.in/8, ix.file.size-pt.in/8)
+	c.base = pt.in / 8
+	c.sec = *io.NewSectionReader(src, c.base, ix.file.size-c.base)
 	if c.src == nil {
 		c.src = bufio.NewReaderSize(&c.sec, 64<<10)
 	} else {
@@ -232,7 +251,7 @@ func (c *cursor) start(src io.ReaderAt, ix *Index, i int) error {
 		if err != nil {
 			return err
 		}
-		c.dec.ResetAt(c.src, uint(pt.in%8), w)
+		c.m.ResetAt(c.src, uint(pt.in%8), w, pt.crc, uint32(pt.member))
 		c.inMember = true
 		return nil
 	}
@@ -259,28 +278,48 @@ func (c *cursor) readAt(p []byte, off int64) (int, error) {
 		return c.piece.readAt(&c.pos, p, off)
 	}
 	for c.pos < off {
-		if err := c.member(); err != nil {
-			return 0, err
+		if c.skip == nil {
+			c.skip = make([]byte, 32<<10)
 		}
-		n, err := c.dec.Discard(off - c.pos)
-		c.pos += n
-		if err := c.after(err); err != nil {
+		if _, err := c.read(c.skip[:min(int64(len(c.skip)), off-c.pos)]); err != nil {
 			return 0, err
 		}
 	}
 	done := 0
 	for done < len(p) {
-		if err := c.member(); err != nil {
-			return done, err
-		}
-		n, err := c.dec.Read(p[done:])
+		n, err := c.read(p[done:])
 		done += n
-		c.pos += int64(n)
-		if err := c.after(err); err != nil {
+		if err != nil {
 			return done, err
 		}
 	}
 	return done, nil
+}
+
+// read reads text into p, up to the next point at most, through the
+// member's decoder, which sums it (and checks a member's trailer at its
+// end); at the point, it checks what it decoded (reached). It returns 0
+// bytes and no error at the end of a member.
+func (c *cursor) read(p []byte) (int, error) {
+	if err := c.member(); err != nil {
+		return 0, err
+	}
+	limit := c.ix.size
+	if c.next < len(c.ix.points) {
+		limit = c.ix.points[c.next].out
+	}
+	n, err := c.m.Read(p[:min(int64(len(p)), limit-c.pos)])
+	c.pos += int64(n)
+	switch {
+	case err == io.EOF:
+		c.inMember = false
+	case err != nil:
+		return n, c.fault(err)
+	}
+	if c.pos == limit {
+		return n, c.reached()
+	}
+	return n, nil
 }
 
 // member starts the next member's deflate stream when c is between members.
@@ -291,33 +330,72 @@ func (c *cursor) member() error {
 	if _, err := inflate.ReadHeader(c.src); err != nil {
 		return c.fault(err)
 	}
-	c.dec.Reset(c.src)
+	c.m.Reset(c.src)
 	c.inMember = true
 	return nil
 }
 
-// after handles the error of a read from the decoder: the end of a
-// member's deflate stream, after which its trailer is skipped, or damage.
-func (c *cursor) after(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case err == io.EOF:
-		if _, err := c.src.Discard(8); err != nil {
-			return c.fault(err)
-		}
-		c.inMember = false
-		return nil
+// reached checks, where the text reaches the next point (or its end), that
+// the file still decodes as it did when the index was made: at a deflate
+// block point, the member's text so far has the length and the CRC-32 the
+// index recorded (a sequential read would find the difference at the
+// member's trailer: the same error, found earlier); at a member's start or
+// the end of the text, the member before ends there, its trailer checked,
+// and the next member starts where the index says.
+func (c *cursor) reached() error {
+	if c.next == len(c.ix.points) {
+		return c.memberEnds()
 	}
-	return c.fault(err)
+	pt := &c.ix.points[c.next]
+	c.next++
+	switch pt.kind {
+	case memberStart:
+		if err := c.memberEnds(); err != nil {
+			return err
+		}
+		if at := c.consumed(); at != pt.in/8 {
+			return fmt.Errorf("%w: a gzip member ends at compressed byte %d, not %d", ErrStale, at, pt.in/8)
+		}
+	case deflateBlock:
+		crc, size := c.m.Sum()
+		if !c.inMember || size != uint32(pt.member) || crc != pt.crc {
+			return c.fault(inflate.ErrChecksum)
+		}
+	}
+	return nil
 }
 
-// fault returns the error of bytes that do not decode as the index says
-// they do: an error of the source as it is, others wrapping ErrStale.
-func (c *cursor) fault(err error) error {
-	var ce *inflate.CorruptError
-	if err == io.EOF || err == io.ErrUnexpectedEOF || err == inflate.ErrHeader || errors.As(err, &ce) {
-		return fmt.Errorf("%w: at decompressed byte %d: %v", ErrStale, c.pos, err)
+// memberEnds reads the end of the member c is in, if it is in one: its
+// trailer, which the member's decoder checks. More text is not the file's.
+func (c *cursor) memberEnds() error {
+	if !c.inMember {
+		return nil
 	}
-	return err
+	var one [1]byte
+	n, err := c.m.Read(one[:])
+	switch {
+	case err == io.EOF && n == 0:
+		c.inMember = false
+		return nil
+	case err != nil && err != io.EOF:
+		return c.fault(err)
+	}
+	return fmt.Errorf("%w: a gzip member goes on past decompressed byte %d", ErrStale, c.pos)
+}
+
+// consumed returns the compressed offset of the next byte the decoder reads.
+func (c *cursor) consumed() int64 {
+	read, _ := c.sec.Seek(0, io.SeekCurrent)
+	return c.base + read - int64(c.src.Buffered())
+}
+
+// fault returns the error of bytes that do not decode as they did when the
+// index was made: the error a sequential read gives there (a
+// *decompress.Error at the compressed offset where the decoder stopped),
+// an error of the source as it is.
+func (c *cursor) fault(err error) error {
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return gzipError(err, c.consumed())
 }

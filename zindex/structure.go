@@ -30,14 +30,16 @@ var ErrNoStructure = errors.New("zindex: the file's structure does not index it"
 // follow the last piece), is ErrNoStructure. Damage inside a piece is not
 // seen until the piece is read: it is then an error of that read.
 func FromStructure(ra io.ReaderAt, size int64) (*Index, error) {
-	l, err := blockz.Scan(ra, size)
-	if err != nil {
-		return nil, err
-	}
-	switch l.Format {
+	// Only these formats have pieces that say their sizes: any other is refused by its
+	// first bytes, before a scan (bzip2's would search the whole file for its blocks).
+	switch decompress.FormatAt(io.NewSectionReader(ra, 0, size)) {
 	case decompress.Gzip, decompress.Xz, decompress.Zstd:
 	default:
 		return nil, ErrNoStructure
+	}
+	l, err := blockz.Scan(ra, size)
+	if err != nil {
+		return nil, err
 	}
 	if len(l.Pieces) == 0 || !l.Covers(ra) {
 		return nil, ErrNoStructure

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	kgzip "github.com/klauspost/compress/gzip"
@@ -72,7 +73,23 @@ func zstdOf(t testing.TB, text []byte, block int) []byte {
 	return out
 }
 
+var (
+	structuredOnce sync.Once
+	structuredList []structured
+)
+
+// structuredFixtures makes the structured fixtures once for the tests that
+// read them (not changing them).
 func structuredFixtures(t testing.TB) []structured {
+	t.Helper()
+	structuredOnce.Do(func() { structuredList = makeStructured(t) })
+	if structuredList == nil {
+		t.Fatal("the structured fixtures could not be made")
+	}
+	return structuredList
+}
+
+func makeStructured(t testing.TB) []structured {
 	t.Helper()
 	text := testText(t)
 	list := []structured{
@@ -111,8 +128,11 @@ func TestFromStructure(t *testing.T) {
 			t.Fatalf("%s: size %d (want %d), %d points, format %s", f.name, ix.Size(), len(f.text), ix.Points(), ix.Format())
 		}
 		b := encode(t, ix)
-		if b[8] != 2 {
+		if b[8] != 3 {
 			t.Errorf("%s: written as version %d", f.name, b[8])
+		}
+		if v2, err := zindex.Read(bytes.NewReader(version2(t, b))); err != nil || !bytes.Equal(encode(t, v2), b) {
+			t.Fatalf("%s: the index as version 2 wrote it: %v", f.name, err)
 		}
 		back, err := zindex.Read(bytes.NewReader(b))
 		if err != nil {
@@ -155,13 +175,20 @@ func TestFromStructureRefuses(t *testing.T) {
 			t.Errorf("%s: %v, want ErrNoStructure", name, err)
 		}
 	}
+	// A format whose pieces do not say their sizes is refused by its first bytes:
+	// a bzip2 file is not searched for its blocks first.
+	bz := append([]byte("BZh91AY&SY"), bytes.Repeat([]byte{0x31, 0x41, 0x59, 0x26, 0x53, 0x59, 0}, 1<<20)...)
+	counted := &countingAt{r: bytes.NewReader(bz)}
+	if _, err := zindex.FromStructure(counted, int64(len(bz))); !errors.Is(err, zindex.ErrNoStructure) || counted.n > 64<<10 {
+		t.Errorf("bzip2: %v, %d bytes read of %d", err, counted.n, len(bz))
+	}
 	plain := gzipOf(text)
 	ix, err := zindex.BuildAt(bytes.NewReader(plain), int64(len(plain)), testSpan)
 	if err != nil || ix.Size() != int64(len(text)) || ix.Points() < 2 {
 		t.Fatalf("BuildAt of a plain gzip file: %v", err)
 	}
-	if b := encode(t, ix); b[8] != 1 {
-		t.Errorf("a gzip index made by decoding is written as version %d, want 1", b[8])
+	if b := encode(t, ix); b[8] != 3 {
+		t.Errorf("a gzip index made by decoding is written as version %d, want 3", b[8])
 	}
 	one := zstdOf(t, text, 1<<30)
 	if ix, err := zindex.BuildAt(bytes.NewReader(one), int64(len(one)), 0); err != nil || ix.Points() != 1 {
@@ -230,4 +257,31 @@ func TestLoadAtStructure(t *testing.T) {
 	if _, err := zindex.LoadAt(name, bytes.NewReader(other), int64(len(other))); !errors.Is(err, zindex.ErrStale) {
 		t.Fatalf("LoadAt of another file: %v, want ErrStale", err)
 	}
+}
+
+// countingAt counts the bytes read through it.
+type countingAt struct {
+	r io.ReaderAt
+	n int64
+}
+
+func (c *countingAt) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n += int64(n)
+	return n, err
+}
+
+// version2 returns the bytes of an index of pieces as version 2 wrote them
+// (round 5): version 3's without the file's modification time (unknown,
+// one byte 0, after the digests).
+func version2(t testing.TB, b []byte) []byte {
+	t.Helper()
+	_, n := binary.Uvarint(b[11:]) // the file's size, after the magic, version, format and flags
+	at := 11 + n + 64
+	if b[8] != 3 || b[10] != 0 || b[at] != 0 {
+		t.Fatalf("not an index of pieces of version 3 without trailing data or a modification time")
+	}
+	v2 := append(bytes.Clone(b[:at]), b[at+1:len(b)-4]...)
+	v2[8] = 2
+	return withSum(v2)
 }

@@ -183,3 +183,77 @@ func TestPointsNearTheEnd(t *testing.T) {
 		checkReadAt(t, f.name, ra, text, off, 1000)
 	}
 }
+
+// fromByte is a file whose bytes before from cannot be read: a read through
+// an index that starts at a point whose compressed data begins at from
+// never asks for them.
+type fromByte struct {
+	ra   io.ReaderAt
+	from int64
+}
+
+var errBefore = errors.New("a byte before the point was read")
+
+func (f fromByte) ReadAt(p []byte, off int64) (int, error) {
+	if off < f.from {
+		return 0, errBefore
+	}
+	return f.ra.ReadAt(p, off)
+}
+
+// TestPoint checks each access point's offsets: its text offset is
+// Offsets()'s, and its compressed offset is the first byte a read from the
+// point needs: a read at the point's text through a file whose bytes before
+// it cannot be read gives the text, and through one whose bytes before the
+// next byte cannot be read fails.
+func TestPoint(t *testing.T) {
+	type file struct {
+		name string
+		ix   *zindex.Index
+		data []byte
+		text []byte
+	}
+	var files []file
+	few := map[string]bool{"compress/gzip": true, "members": true, "bgzf": true, "zstd frames": true}
+	for _, f := range fixtures(t) {
+		if !raceEnabled || few[f.name] {
+			files = append(files, file{f.name, build(t, f, testSpan), f.gz, f.text})
+		}
+	}
+	for _, s := range structuredFixtures(t) {
+		if s.format == "xz" || raceEnabled && !few[s.name] {
+			continue // xz: a block's check type is read from its stream's header, before it
+		}
+		ix, err := zindex.FromStructure(bytes.NewReader(s.file), int64(len(s.file)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, file{s.name, ix, s.file, s.text})
+	}
+	for _, f := range files {
+		offs := f.ix.Offsets()
+		last := int64(-1)
+		step := max(1, f.ix.Points()/8) // every point's offsets, the reads at 8 of them (2 under -race)
+		if raceEnabled {
+			step = max(1, f.ix.Points()/2)
+		}
+		for i := range f.ix.Points() {
+			text, comp := f.ix.Point(i)
+			if text != offs[i] || comp <= last || comp >= int64(len(f.data)) || i == 0 && comp != 0 {
+				t.Fatalf("%s: point %d at text %d (Offsets: %d), compressed %d after %d", f.name, i, text, offs[i], comp, last)
+			}
+			last = comp
+			if text == f.ix.Size() || i%step != 0 && i != f.ix.Points()-1 {
+				continue
+			}
+			src := bytes.NewReader(f.data)
+			n := int(min(1000, f.ix.Size()-text))
+			checkReadAt(t, f.name, f.ix.ReaderAt(fromByte{src, comp}), f.text, text, n)
+			if i > 0 {
+				if _, err := f.ix.ReaderAt(fromByte{src, comp + 1}).ReadAt(make([]byte, n), text); !errors.Is(err, errBefore) {
+					t.Fatalf("%s: point %d: a read that may not read byte %d: %v", f.name, i, comp, err)
+				}
+			}
+		}
+	}
+}

@@ -28,12 +28,18 @@ type config struct {
 	index    bool // --index (ztext.go): write FILE.zidx for each FILE, and nothing else
 	files    []string
 
-	follow  bool   // -f (follow.go)
-	fromEnd bool   // --from-end, with -f
-	state   string // --state FILE, with -f (state.go)
+	follow bool // -f (follow.go)
+	followConfig
 
 	last    int  // --last N (last.go): the last N records of each file; -1 without the flag
 	reverse bool // --reverse (reverse.go): the records of each file last first
+}
+
+// followConfig is what -f's flags say besides -f itself.
+type followConfig struct {
+	fromEnd bool   // --from-end
+	state   string // --state FILE (state.go)
+	maxOpen int    // --max-open N: follow.ManyOptions.MaxOpen (0: its default)
 }
 
 // progressMode says whether to draw the progress bar.
@@ -124,15 +130,19 @@ truncated, reading goes on from its new start. Only complete records are
 printed (the last record of a file rotated away is complete, and gets the
 output separator if it lacks one). SIGINT or SIGTERM ends it, with status 0.
 Several FILEs are followed at once, each record written whole (-H names its
-file); a FILE that does not exist yet is waited for. --state FILE keeps where
-each FILE stands, written after the output it covers, so that the command
-started again goes on there, also across rotations made while it was stopped.
+file), their starting contents in the order named; a FILE that does not exist
+yet is waited for. A quoted pattern ('logs/*.log', with ** for any number of
+directories) follows every file it matches, as they come and go. --state FILE
+keeps where each file stands, written after the output it covers, so that the
+command started again goes on there, also across rotations made while it was
+stopped. --max-open N bounds the files open at once; idle ones are closed and
+reopened by identity when they change. A FIFO is read as tail -f reads a pipe.
 `
 
 // rawFlags holds the values of the flags that are checked after parsing, as typed.
 type rawFlags struct {
-	sep, ors, limit, maxRecord, tooLong, buffer, jobs string
-	null, help, version                               bool
+	sep, ors, limit, maxRecord, tooLong, buffer, jobs, maxOpen string
+	null, help, version                                        bool
 }
 
 // newFlagSet defines the flags of the main command on cfg, and on raw for the values
@@ -170,7 +180,8 @@ func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
 	fs.Lookup("jobs").DefValue = "number of CPUs"
 	fs.BoolVarP(&cfg.follow, "follow", "f", false, "after the end, keep reading FILE as it grows, across log rotation and truncation, as tail -F")
 	fs.BoolVar(&cfg.fromEnd, "from-end", false, "with --follow: start at the current end of FILE")
-	fs.StringVar(&cfg.state, "state", "", "with --follow: keep a checkpoint of each file in FILE, and go on from it when started again")
+	fs.Var(typed{&cfg.state, "FILE"}, "state", "with --follow: keep a checkpoint of each file in FILE, and go on from it when started again")
+	fs.Var(typed{&raw.maxOpen, "N"}, "max-open", "with --follow: at most N files open at once (default 256); the others are closed while idle and reopened by identity")
 	cfg.last = -1
 	fs.Var(lastValue{&cfg.last}, "last", "only the last N records of each FILE, as tail -n N (with --follow: then what is appended, as tail -n N -F)")
 	fs.BoolVar(&cfg.reverse, "reverse", false, "the records of each FILE last first, as tac")

@@ -2,44 +2,58 @@ package main
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
-	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/foreachio/foreach/follow"
 )
 
-// following is -f's shared state: the files followed at once print through one lock,
-// each record whole, and their checkpoints are saved together (--state).
+// following is -f's state: the Many that follows every FILE and pattern at once (one
+// loop, on the goroutine that runs the command), the printer of each name printed so
+// far, tail -F's headers, and --state's saver. A FIFO named is read as a stream on a
+// goroutine of its own (followfifo.go), printing through mu.
 type following struct {
 	c  *command
-	mu sync.Mutex // guards the command's output and totals, the saver's checkpoints, and last
-	// saver keeps --state; nil without it.
+	m  *follow.Many
+	mu sync.Mutex // guards the command's output and totals, names and last
+	// saver keeps --state; nil without it. Only the goroutine of the Many's loop uses it.
 	saver *saver
-	// headers: several FILEs followed without -H, whose records a header names, as
-	// tail -F does, whenever the FILE printed changes; last is the FILE whose record
-	// was printed last, "" before the first.
+	// headers: several FILEs, or a pattern, followed without -H: a header names the
+	// file, as tail -F does, whenever the file printed changes; last is the name whose
+	// record was printed last, "" before the first.
 	headers bool
 	last    string
+	names   map[string]*printer // the printers of the names printed so far: each numbered on its own
 }
 
-// followAll implements -f for every FILE at once: the records of each, then every
-// record appended, across rotation and truncation, until SIGINT or SIGTERM, which end
-// the command with the records read written (a record still being written is not: it
-// is not one yet). Each file is read on a goroutine of its own and its records are
-// printed whole under one lock; the output is flushed whenever a follower has caught up
-// and waits, so that each record is written as soon as it is complete.
+// followAll implements -f: every FILE and pattern followed at once by one follow.Many,
+// the files there at the start printed first in the order named (as tail -F prints
+// them), then every record appended, across rotation and truncation, as files come and
+// go, until SIGINT or SIGTERM, which end the command with the records read written (a
+// record still being written is not: it is not one yet). The output is flushed whenever
+// the Many has caught up and waits, so that each record is written as soon as it is
+// complete.
 func (c *command) followAll(names []string) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	fl := &following{c: c, headers: len(names) > 1 && !c.cfg.withName}
-	var resume map[string]*follow.Checkpoint
+	fl := &following{c: c, names: map[string]*printer{}}
+	fl.headers = !c.cfg.withName && (len(names) > 1 || isPattern(names[0]))
+	patterns, fifos := fl.sortNames(names)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for _, name := range fifos {
+		wg.Go(func() { fl.fifo(ctx, name) })
+	}
+	if len(patterns) == 0 {
+		return
+	}
+	var resume *follow.State
 	if c.cfg.state != "" {
 		var err error
 		if fl.saver, resume, err = loadState(c.cfg.state); err != nil {
@@ -47,45 +61,54 @@ func (c *command) followAll(names []string) {
 			return
 		}
 	}
-	var wg sync.WaitGroup
-	for _, name := range names {
-		wg.Go(func() { fl.file(ctx, name, resume[stateKey(name)]) })
+	m, err := follow.OpenMany(ctx, patterns, c.cfg.opt, fl.options(resume))
+	if err != nil {
+		c.fail(patterns[0], err)
+		return
 	}
-	wg.Wait()
-	if fl.saver != nil {
-		fl.saver.stop()
-		fl.save()
-	}
+	defer m.Close()
+	fl.m = m
+	fl.save() // before anything is printed: the state names every file from the first moment
+	fl.loop()
+	fl.save()
 }
 
-// file follows one FILE from its checkpoint cp if there is one, waiting for it to exist
-// first. With --state its checkpoint is saved before any of its records is printed, and
-// again each time reading moves to another file, so that the state never names a file
-// left behind (a rotation may delete it while the command is down).
-func (fl *following) file(ctx context.Context, name string, cp *follow.Checkpoint) {
+// options are the ManyOptions the flags say: where each file there at the start begins
+// (--last, --from-end), --state's Resume, --max-open, and the command's Idle, Moved and
+// Warn.
+func (fl *following) options(resume *follow.State) follow.ManyOptions {
 	c := fl.c
-	r, err := fl.open(ctx, name, cp)
-	if err != nil {
+	mo := follow.ManyOptions{Resume: resume, MaxOpen: c.cfg.maxOpen}
+	mo.Last = max(0, c.cfg.last)
+	if c.cfg.fromEnd || c.cfg.last == 0 {
+		mo.Start = -1 // --last 0: nothing of what is there, as tail -n 0 -F
+	}
+	mo.Warn = func(name string, err error) {
 		fl.mu.Lock()
 		c.fail(name, err)
 		fl.mu.Unlock()
-		return
 	}
-	if r == nil {
-		return // ctx ended while waiting for the file
-	}
-	defer r.Close()
-	fl.mu.Lock()
-	c.tot.files++
-	p := c.newPrinter(name, r.Reader)
-	fl.mu.Unlock()
+	mo.Idle = fl.idle
 	if fl.saver != nil {
-		fl.moved(name, r)
+		// Saved each time a file's reading moves to another file, before any record of
+		// it: the state never names a file left behind, which a rotation may delete.
+		mo.Moved = fl.save
 	}
-	for rec := range r.Views() {
+	return mo
+}
+
+// loop prints the Many's records as they come, each whole, with the header or the -H
+// label of its name, saving --state at least once a second while records arrive.
+func (fl *following) loop() {
+	c := fl.c
+	for rec := range fl.m.Views() {
 		fl.mu.Lock()
-		fl.header(name)
-		p.piece(rec)
+		fl.header(rec.Name)
+		p := fl.printer(rec.Name)
+		p.next = rec.LineNo
+		p.piece(rec.Data)
+		c.tot.records++
+		c.tot.bytes += int64(len(rec.Data))
 		if c.w.err != nil {
 			c.writeFailed(c.w.err)
 		}
@@ -95,19 +118,25 @@ func (fl *following) file(ctx context.Context, name string, cp *follow.Checkpoin
 			break
 		}
 		if fl.saver != nil && fl.saver.due() {
-			fl.checkpoint(name, r, true)
+			fl.save()
 		}
-	}
-	fl.mu.Lock()
-	c.done(name, r.Reader)
-	fl.mu.Unlock()
-	if fl.saver != nil {
-		fl.checkpoint(name, r, false)
 	}
 }
 
+// printer returns the printer of the followed name, made at its first record. Called
+// with mu held.
+func (fl *following) printer(name string) *printer {
+	p := fl.names[name]
+	if p == nil {
+		p = fl.c.newPrinter(name, nil)
+		fl.names[name] = p
+		fl.c.tot.files++
+	}
+	return p
+}
+
 // header writes tail -F's header before a record of name when the last record printed
-// was another FILE's: "==> NAME <==", after a blank line but before the first.
+// was another file's: "==> NAME <==", after a blank line but before the first.
 // Called with mu held.
 func (fl *following) header(name string) {
 	if !fl.headers || fl.last == name {
@@ -120,50 +149,9 @@ func (fl *following) header(name string) {
 	fl.last = name
 }
 
-// open opens name for following as the flags say; a missing file is waited for, with
-// one message, until it exists or ctx ends (then r is nil).
-func (fl *following) open(ctx context.Context, name string, cp *follow.Checkpoint) (*follow.Reader, error) {
-	c := fl.c
-	var r *follow.Reader
-	fo := follow.Options{Last: max(0, c.cfg.last)}
-	if cp != nil {
-		from := *cp
-		from.Name = name // the FILE as typed: the state holds its key
-		fo.Resume = &from
-	}
-	if c.cfg.fromEnd || c.cfg.last == 0 {
-		fo.Start = -1 // --last 0: nothing of what is there, as tail -n 0 -F
-	}
-	fo.Idle = func() { fl.idle(name, r) }
-	if fl.saver != nil {
-		fo.Moved = func() { fl.moved(name, r) }
-	}
-	told := false
-	for {
-		var err error
-		r, err = follow.Open(ctx, name, c.cfg.opt, fo)
-		if !errors.Is(err, fs.ErrNotExist) {
-			return r, err
-		}
-		if !told {
-			fl.mu.Lock()
-			c.report(messageName(name), errors.New("No such file or directory; waiting for it to appear"))
-			fl.mu.Unlock()
-			told = true
-		}
-		select {
-		case <-ctx.Done():
-			return nil, nil
-		case <-time.After(follow.DefaultPoll):
-		}
-		// A file that appears is read from its start: all of it is new.
-		fo.Start, fo.Last = 0, 0
-	}
-}
-
-// idle runs when r has caught up and waits: what is pending is written, and with
-// --state r's checkpoint is taken and saved within the second.
-func (fl *following) idle(name string, r *follow.Reader) {
+// idle runs when the Many has caught up and waits (and every poll while it waits): what
+// is pending is written, and with --state the state is saved once it is due.
+func (fl *following) idle() {
 	c := fl.c
 	fl.mu.Lock()
 	c.flush()
@@ -172,56 +160,39 @@ func (fl *following) idle(name string, r *follow.Reader) {
 	if stopped {
 		// Standard output is closed or failing: nothing read from now on could be
 		// written.
-		r.Close()
+		fl.m.Close()
 		return
 	}
-	if fl.saver != nil {
-		fl.checkpoint(name, r, true)
+	if fl.saver != nil && fl.saver.due() {
+		fl.save()
 	}
 }
 
-// moved saves r's checkpoint now, with what was printed before it: r begins, or moves
-// to another file.
-func (fl *following) moved(name string, r *follow.Reader) {
-	fl.checkpoint(name, r, false)
-	fl.save()
-}
-
-// checkpoint notes the checkpoint of r, name's reader, just past the last record
-// printed, and with soon has the state saved within the second (at the end, followAll
-// saves it).
-func (fl *following) checkpoint(name string, r *follow.Reader, soon bool) {
-	cp := r.Checkpoint()
-	fl.mu.Lock()
-	fl.saver.note(stateKey(name), cp)
-	fl.mu.Unlock()
-	if soon {
-		fl.saver.schedule(fl.save)
-	}
-}
-
-// save writes the output pending, then the state with the checkpoints noted, which
-// cover only records printed before: so the state never runs ahead of the output.
+// save writes the output pending, then the state the Many gives now, which covers only
+// records printed before: so the state never runs ahead of the output. A state that did
+// not change since the last save is not written again.
 func (fl *following) save() {
+	if fl.saver == nil {
+		return
+	}
 	c := fl.c
 	fl.mu.Lock()
 	c.flush()
 	stopped := c.stopped
-	text, gen := fl.saver.text()
 	fl.mu.Unlock()
 	if stopped {
 		return // the output failed: the records after the last state were not written
 	}
-	if err := fl.saver.write(text, gen); err != nil {
+	if err := fl.saver.save(fl.m.State()); err != nil {
 		fl.mu.Lock()
 		c.fail(c.cfg.state, err)
 		fl.mu.Unlock()
 	}
 }
 
-// followFlags checks the flags that --follow, --from-end and --state combine with.
-// Following reads named files that never end: a count, decompression, standard input,
-// a whole-input record and a progress bar make no sense with it.
+// followFlags checks the flags that --follow, --from-end, --state and --max-open
+// combine with. Following reads named files that never end: a count, decompression,
+// standard input, a whole-input record and a progress bar make no sense with it.
 func followFlags(fs *pflag.FlagSet, cfg *config) error {
 	if !cfg.follow {
 		switch {
@@ -229,6 +200,8 @@ func followFlags(fs *pflag.FlagSet, cfg *config) error {
 			return usagef("--from-end has no effect without --follow")
 		case cfg.state != "":
 			return usagef("--state has no effect without --follow")
+		case fs.Changed("max-open"):
+			return usagef("--max-open has no effect without --follow")
 		}
 		return nil
 	}
@@ -248,6 +221,17 @@ func followFlags(fs *pflag.FlagSet, cfg *config) error {
 		if name == "-" {
 			return usagef("--follow takes a FILE, not standard input")
 		}
+	}
+	if fs.Changed("max-open") {
+		value := fs.Lookup("max-open").Value.String()
+		n, err := strconv.Atoi(strings.TrimSpace(value))
+		switch {
+		case err != nil:
+			return invalidArg("max-open", value, "not a whole number")
+		case n < 1:
+			return invalidArg("max-open", value, "must be at least 1")
+		}
+		cfg.maxOpen = n
 	}
 	cfg.progress = progressOff
 	return nil

@@ -83,14 +83,21 @@ func startFollowIn(t *testing.T, dir string, args ...string) *followProc {
 	if runtime.GOOS == "windows" {
 		t.Skip("the test ends the command with SIGTERM")
 	}
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Dir = dir
+	return startFollowWith(t, cmd)
+}
+
+// startFollowWith starts cmd, a command that runs `foreach` (the test binary) in the end.
+func startFollowWith(t *testing.T, cmd *exec.Cmd) *followProc {
+	t.Helper()
 	outR, outW, err := os.Pipe()
 	require.NoError(t, err)
 	p := &followProc{out: outR, errf: filepath.Join(t.TempDir(), "stderr")}
 	errf, err := os.Create(p.errf)
 	require.NoError(t, err)
 	defer errf.Close()
-	p.cmd = exec.Command(os.Args[0], args...)
-	p.cmd.Dir = dir
+	p.cmd = cmd
 	p.cmd.Env = append(os.Environ(), runMainEnv+"=1", "GORACE=atexit_sleep_ms=0")
 	p.cmd.Stdout = outW
 	p.cmd.Stderr = errf

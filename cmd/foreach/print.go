@@ -9,8 +9,11 @@ import (
 // printer writes the records of one input with what the flags add: the -H and -n
 // prefixes, --ors, and the terminator that -H and -f add to a record without one.
 type printer struct {
-	c     *command
+	c *command
+	// r is the reader of the records; nil for a name that -f follows, whose records
+	// come whole from a follow.Many, the line number after each in next.
 	r     *linereader.Reader
+	next  int64
 	label []byte // -H's prefix, "NAME:"; nil without -H
 	ors   []byte // --ors; nil: none
 	// endAll: every record printed ends with term, one that lacks it too: with -H, as
@@ -110,7 +113,7 @@ func (p *printer) piece(piece []byte) {
 		p.begin()
 	}
 	p.c.w.Write(piece)
-	if p.inside = p.r.Partial(); p.inside {
+	if p.inside = p.r != nil && p.r.Partial(); p.inside {
 		p.length += len(piece)
 		p.tail.add(piece, len(p.term))
 		return
@@ -119,13 +122,16 @@ func (p *printer) piece(piece []byte) {
 	p.length = 0
 	p.end(p.tail.endsWith(piece, p.term))
 	p.tail.reset()
-	p.line = p.r.LineNo()
+	p.line = p.next
+	if p.r != nil {
+		p.line = p.r.LineNo()
+	}
 }
 
 // skipped counts in p.line the records --too-long skip dropped before the current one:
 // they were lines of the input, and -n numbers the lines of the input.
 func (p *printer) skipped() {
-	if p.c.cfg.opt.TooLong != linereader.TooLongSkip || p.c.cfg.opt.MaxRecord == 0 {
+	if p.c.cfg.opt.TooLong != linereader.TooLongSkip || p.c.cfg.opt.MaxRecord == 0 || p.r == nil {
 		return
 	}
 	n := p.r.Stats().TooLong

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/foreachio/foreach/internal/decompress"
+	"github.com/foreachio/foreach/internal/zstdframe"
 )
 
 // Stream returns the offset of the stream the piece belongs to: where a
@@ -79,7 +80,7 @@ func (d *Decoder) find(stream, off int64) (Piece, error) {
 		s := bgzfScanner{f: d.f, off: off}
 		p, ok = s.next()
 	case decompress.Zstd:
-		if h, has := d.f.has(off, 4); has && binary.LittleEndian.Uint32(h) == 0xFD2FB528 {
+		if h, has := d.f.has(off, 4); has && zstdframe.IsFrame(h) {
 			s := zstdScanner{f: d.f}
 			p, ok = s.frame(off)
 		}

@@ -52,3 +52,41 @@ func Replays(r *Reader) int { return r.replays }
 
 // RaceEnabled says whether the tests run under the race detector.
 const RaceEnabled = raceEnabled
+
+// NewReaderPanicking is NewReader with piece decoders that panic when they
+// open the piece at offset at, as a decoder's bug would.
+func NewReaderPanicking(ra io.ReaderAt, size int64, opt Options, at int64) (*Reader, error) {
+	opt = opt.withDefaults()
+	r, err := newReader(ra, size, opt, newScanner(ra, size))
+	if err != nil {
+		return nil, err
+	}
+	r.pipe.stop() // its workers, replaced by those of the panicking decoders
+	decoder := r.src.decoder
+	r.src.decoder = func(in *input) pieceDecoder { return panicking{decoder(in), at} }
+	r.pipe = newPipeline(opt, ra, r.src.decoder, r.src.preload)
+	return r, nil
+}
+
+// panicking is a piece decoder that panics at one piece.
+type panicking struct {
+	pieceDecoder
+	at int64
+}
+
+func (p panicking) open(pc *Piece) (io.Reader, error) {
+	if pc.Offset == p.at {
+		panic("the injected panic")
+	}
+	return p.pieceDecoder.open(pc)
+}
+
+// Pieces returns the offsets of the pieces Scan finds.
+func Pieces(ra io.ReaderAt, size int64) []int64 {
+	l, _ := Scan(ra, size)
+	var offs []int64
+	for _, p := range l.Pieces {
+		offs = append(offs, p.Offset)
+	}
+	return offs
+}

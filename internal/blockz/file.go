@@ -3,6 +3,7 @@ package blockz
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 )
 
@@ -126,10 +127,16 @@ func (in *input) spanned(off, n int64) ([]byte, bool) {
 }
 
 // bytes returns the n bytes of the file at off: from the span when it
-// holds them, read otherwise. They are valid until the next call.
+// holds them, read otherwise. They are valid until the next call. More
+// than maxSpan bytes are refused, not allocated: a piece's length comes
+// from its headers, which a crafted (or sparse) file makes as large as it
+// likes; the decoders read longer pieces as streams.
 func (in *input) bytes(off, n int64) ([]byte, error) {
 	if b, ok := in.spanned(off, n); ok {
 		return b, nil
+	}
+	if n > maxSpan {
+		return nil, fmt.Errorf("blockz: a piece of %d compressed bytes at %d, more than the %d read at once", n, off, int64(maxSpan))
 	}
 	if int64(cap(in.own)) < n {
 		in.own = make([]byte, n)

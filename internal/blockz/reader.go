@@ -68,15 +68,15 @@ const (
 // sequentially too (decompress.NewReaderAfter): padding, trailing data, and
 // streams the structure could not be followed through.
 //
-// A Reader is not safe for concurrent use; its goroutines are its own, and
-// none outlives Close.
+// It is the one ordered fetcher of the project: NewSpanReader reads the
+// text of an index by its spans with the same window, memory bound, panic
+// rule and stop rule. A Reader is not safe for concurrent use; its
+// goroutines are its own, and none outlives Close. A panic in a worker is
+// raised again in the goroutine that reads, once the workers have stopped;
+// one the reading never reached is returned by Close as an error.
 type Reader struct {
-	ra     io.ReaderAt
-	size   int64
-	format decompress.Format
-	scan   scanner
-	seq    sequencer
-	opt    Options
+	src source
+	opt Options
 
 	pipe *pipeline
 
@@ -90,12 +90,48 @@ type Reader struct {
 	// at is the piece whose bytes are being read.
 	at reading
 
-	// rest reads the file sequentially once the parallel reading is over;
-	// nil before. replays counts the streams read again (for tests).
-	rest    *decompress.Reader
+	// rest reads the input sequentially once the parallel reading is over
+	// (src.after's); nil before. replays counts the streams read again (for
+	// tests).
+	rest    io.ReadCloser
 	replays int
 	// err is the error Read returned, returned again by every later Read.
 	err error
+}
+
+// source is what a Reader reads: where its pieces come from, how they are
+// decoded and checked, and how the input is read sequentially from a stream
+// boundary on (the pieces a damaged one belongs to, and what follows the
+// last piece). The workers' inputs read ra.
+type source struct {
+	format decompress.Format // None for the spans of a text
+	ra     io.ReaderAt
+	size   int64
+	scan   scanner
+	seq    sequencer
+	// decoder makes a worker's piece decoder, reading from in.
+	decoder func(in *input) pieceDecoder
+	// after returns the sequential reader of the input from the stream
+	// boundary off to its end, ending with the error a sequential read
+	// ends with.
+	after func(off int64) io.ReadCloser
+	// preload: a job's compressed bytes are read at once before its pieces
+	// are decoded (a run of small pieces costs one read, not one each).
+	preload bool
+}
+
+// fileSource is the source of the compressed file ra[0:size), whose pieces
+// s finds.
+func fileSource(ra io.ReaderAt, size int64, s scanner, jobMemory int64) source {
+	f := s.format()
+	return source{
+		format: f, ra: ra, size: size, scan: s, seq: newSequencer(f, ra, size),
+		decoder: func(in *input) pieceDecoder { return newPieceDecoder(f, in, size, jobMemory) },
+		after: func(off int64) io.ReadCloser {
+			return decompress.NewReaderAfter(io.NewSectionReader(ra, off, size-off), f, off)
+		},
+		preload: true,
+	}
 }
 
 // NewReader returns a Reader of the compressed file ra[0:size), which starts
@@ -103,21 +139,26 @@ type Reader struct {
 // a file whose structure gives fewer than two pieces: decode it with
 // decompress.NewReader.
 func NewReader(ra io.ReaderAt, size int64, opt Options) (*Reader, error) {
-	if opt.Workers < 1 {
-		opt.Workers = runtime.GOMAXPROCS(0)
-	}
-	if opt.Window < 1 {
-		opt.Window = opt.Workers + 1
-	}
-	if opt.JobMemory < 1 {
-		opt.JobMemory = DefaultJobMemory
-	}
+	opt = opt.withDefaults()
 	return newReader(ra, size, opt, newScanner(ra, size))
+}
+
+// withDefaults returns o with its zero fields given their defaults.
+func (o Options) withDefaults() Options {
+	if o.Workers < 1 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.Window < 1 {
+		o.Window = o.Workers + 1
+	}
+	if o.JobMemory < 1 {
+		o.JobMemory = DefaultJobMemory
+	}
+	return o
 }
 
 // newReader is NewReader with the scanner given.
 func newReader(ra io.ReaderAt, size int64, opt Options, s scanner) (*Reader, error) {
-	r := &Reader{ra: ra, size: size, format: s.format(), scan: s, seq: newSequencer(s.format(), ra, size), opt: opt}
 	// Two pieces are looked for before anything starts; they wait in the
 	// scanner's lookahead.
 	var ahead []Piece
@@ -131,13 +172,19 @@ func newReader(ra io.ReaderAt, size int64, opt Options, s scanner) (*Reader, err
 	if len(ahead) < 2 {
 		return nil, ErrNoStructure
 	}
-	r.scan = &lookahead{scanner: s, ahead: ahead}
-	r.pipe = newPipeline(opt, ra, func(in *input) pieceDecoder { return newPieceDecoder(r.format, in, size, opt.JobMemory) })
-	return r, nil
+	return start(fileSource(ra, size, &lookahead{scanner: s, ahead: ahead}, opt.JobMemory), opt), nil
 }
 
-// Format is the format of the file.
-func (r *Reader) Format() decompress.Format { return r.format }
+// start returns the Reader of src, its workers started.
+func start(src source, opt Options) *Reader {
+	if _, ok := src.scan.(*lookahead); !ok {
+		src.scan = &lookahead{scanner: src.scan}
+	}
+	return &Reader{src: src, opt: opt, pipe: newPipeline(opt, src.ra, src.decoder, src.preload)}
+}
+
+// Format is the format of the file; None for the spans of a text.
+func (r *Reader) Format() decompress.Format { return r.src.format }
 
 // Memory is the most decompressed bytes the Reader holds at once, beside
 // its decoders' own state: Window jobs of at most JobMemory bytes each (a
@@ -146,9 +193,13 @@ func (r *Reader) Memory() int64 { return int64(r.opt.Window) * r.opt.JobMemory }
 
 // Close stops the workers and waits for them to return. It does not close
 // ra. Read after Close returns an error; Close may be called more than once.
+// A panic of a worker that the reading had not reached is returned as an
+// error (once).
 func (r *Reader) Close() error {
+	var err error
 	if r.pipe != nil {
 		r.pipe.stop()
+		err = r.pipe.unreported()
 	}
 	if r.rest != nil {
 		r.rest.Close()
@@ -157,7 +208,7 @@ func (r *Reader) Close() error {
 	if r.err == nil || r.err == io.EOF {
 		r.err = errClosed
 	}
-	return nil
+	return err
 }
 
 var errClosed = errors.New("blockz: read after Close")
@@ -242,10 +293,10 @@ func (r *Reader) recycle() {
 func (r *Reader) advance() error {
 	r.fill()
 	if len(r.queue) == 0 {
-		if r.seq.inStream() {
+		if r.src.seq.inStream() {
 			return r.replay()
 		}
-		return r.sequential(r.scan.rest(), 0)
+		return r.sequential(r.src.scan.rest(), 0)
 	}
 	j := r.queue[0]
 	m, ok := <-j.out
@@ -255,6 +306,7 @@ func (r *Reader) advance() error {
 	}
 	if m.panicked != nil {
 		r.pipe.stop()
+		r.pipe.unreported() // raised here
 		panic(m.panicked)
 	}
 	r.curMsg = m
@@ -274,11 +326,11 @@ func (r *Reader) advance() error {
 	}
 	r.cur = m.data
 	r.at.streamOut += int64(len(m.data))
-	r.seq.see(p, m.data)
+	r.src.seq.see(p, m.data)
 	if !m.done {
 		return nil
 	}
-	v := r.seq.finish(p, m.result)
+	v := r.src.seq.finish(p, m.result)
 	switch {
 	case v.replay:
 		return r.replay()
@@ -295,7 +347,7 @@ func (r *Reader) begin(p *Piece) error {
 	}
 	r.at.piece = p
 	r.at.skipping = false
-	switch r.seq.begin(p) {
+	switch r.src.seq.begin(p) {
 	case skipPiece:
 		r.at.skipping = true
 	case replayStream:
@@ -309,7 +361,7 @@ func (r *Reader) begin(p *Piece) error {
 func (r *Reader) pending(off int64) {
 	r.pipe.stop()
 	r.queue = nil
-	r.scan = &lookahead{scanner: &noScanner{f: &file{}}, restAt: off}
+	r.src.scan = &lookahead{scanner: &noScanner{f: &file{}}, restAt: off}
 }
 
 // replay reads the stream of the current piece again sequentially from its
@@ -320,29 +372,36 @@ func (r *Reader) replay() error {
 	r.pipe.stop()
 	r.queue = nil
 	r.replays++
-	off, skip := r.seq.restart(r.at.piece, r.at.streamOut)
+	off, skip := r.src.seq.restart(r.at.piece, r.at.streamOut)
 	return r.sequential(off, skip)
 }
 
-// sequential starts the sequential read of the file from off, a stream
+// sequential starts the sequential read of the input from off, a stream
 // boundary, skipping its first skip decompressed bytes.
 func (r *Reader) sequential(off, skip int64) error {
 	r.pipe.stop()
-	r.rest = decompress.NewReaderAfter(io.NewSectionReader(r.ra, off, r.size-off), r.format, off)
+	r.rest = r.src.after(off)
 	if skip > 0 {
 		if n, err := io.CopyN(io.Discard, r.rest, skip); err != nil {
 			// The sequential reader stopped before the bytes a piece
 			// delivered: a decoder of the pieces accepted what the
 			// sequential one does not.
-			return fmt.Errorf("blockz: %s stream at %d: the sequential reread ends after %d of the %d bytes already delivered: %w", r.format, off, n, skip, err)
+			return fmt.Errorf("blockz: %s stream at %d: the sequential reread ends after %d of the %d bytes already delivered: %w", r.src.format, off, n, skip, err)
 		}
 	}
 	return nil
 }
 
 // fill hands jobs to the workers while the window has room and the scanner
-// has pieces.
+// has pieces. A panic of the scanner (in the reading goroutine) stops the
+// workers before it goes on up.
 func (r *Reader) fill() {
+	defer func() {
+		if v := recover(); v != nil {
+			r.pipe.stop()
+			panic(v)
+		}
+	}()
 	for !r.pipe.stopped && len(r.queue) < r.opt.Window {
 		j := r.nextJob()
 		if j == nil {
@@ -356,19 +415,19 @@ func (r *Reader) fill() {
 // nextJob takes the next piece from the scanner, with the small pieces after
 // it up to smallJob bytes, as a job; nil when there are none.
 func (r *Reader) nextJob() *job {
-	p, ok := r.scan.next()
+	p, ok := r.src.scan.next()
 	if !ok {
 		return nil
 	}
 	j := &job{pieces: []Piece{p}}
 	total := p.bound
 	for total >= 0 && total < smallJob {
-		q, ok := r.scan.next()
+		q, ok := r.src.scan.next()
 		if !ok {
 			break
 		}
 		if q.bound < 0 || total+q.bound > smallJob {
-			r.scan.(*lookahead).unread(q)
+			r.src.scan.(*lookahead).unread(q)
 			break
 		}
 		j.pieces = append(j.pieces, q)
@@ -412,15 +471,24 @@ type pipeline struct {
 	quit chan struct{} // closed by stop
 	free chan []byte   // buffers read, for the workers to fill again
 	wg   sync.WaitGroup
+	// preload: a worker reads a whole job's compressed bytes at once.
+	preload bool
 	// stopped is set by stop, in the reader's goroutine.
 	stopped bool
+	// panicked is the first panic of a worker (set by it before it is
+	// done, read after stop has waited for it); reported: the reader
+	// raised it.
+	mu       sync.Mutex
+	panicked any
+	reported bool
 }
 
-func newPipeline(opt Options, ra io.ReaderAt, newDecoder func(*input) pieceDecoder) *pipeline {
+func newPipeline(opt Options, ra io.ReaderAt, newDecoder func(*input) pieceDecoder, preload bool) *pipeline {
 	p := &pipeline{
-		jobs: make(chan *job, opt.Window),
-		quit: make(chan struct{}),
-		free: make(chan []byte, 2*opt.Window),
+		jobs:    make(chan *job, opt.Window),
+		quit:    make(chan struct{}),
+		free:    make(chan []byte, 2*opt.Window),
+		preload: preload,
 	}
 	p.wg.Add(opt.Workers)
 	for range opt.Workers {
@@ -428,6 +496,18 @@ func newPipeline(opt Options, ra io.ReaderAt, newDecoder func(*input) pieceDecod
 		go p.work(newDecoder(in), in)
 	}
 	return p
+}
+
+// unreported returns, once the workers have stopped, the panic of one of
+// them that the reader did not raise, as an error; nil when there is none.
+func (p *pipeline) unreported() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.panicked == nil || p.reported {
+		return nil
+	}
+	p.reported = true
+	return fmt.Errorf("blockz: a worker panicked: %v", p.panicked)
 }
 
 // start hands j to the workers; the window has room for it, so that the

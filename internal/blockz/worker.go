@@ -98,7 +98,13 @@ func (p *pipeline) decodeJob(d pieceDecoder, in *input, j *job) (ok bool) {
 	defer close(j.out)
 	defer func() {
 		if v := recover(); v != nil {
-			p.send(j, message{panicked: fmt.Sprintf("%v\n\nin a blockz worker:\n%s", v, debug.Stack())})
+			v = fmt.Sprintf("%v\n\nin a blockz worker:\n%s", v, debug.Stack())
+			p.mu.Lock()
+			if p.panicked == nil {
+				p.panicked = v
+			}
+			p.mu.Unlock()
+			p.send(j, message{panicked: v})
 			ok = false
 		}
 	}()
@@ -110,7 +116,7 @@ func (p *pipeline) decodeJob(d pieceDecoder, in *input, j *job) (ok bool) {
 		size = roundUp(int(j.budget) + 512)
 	}
 	in.span = in.span[:0]
-	if first, last := &j.pieces[0], &j.pieces[len(j.pieces)-1]; j.whole && last.end()-first.Offset <= maxSpan {
+	if first, last := &j.pieces[0], &j.pieces[len(j.pieces)-1]; p.preload && j.whole && last.end()-first.Offset <= maxSpan {
 		// A failed read is read again, piece by piece, to fail at its piece.
 		in.load(first.Offset, last.end())
 	}

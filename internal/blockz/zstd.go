@@ -1,12 +1,13 @@
 package blockz
 
 import (
-	"encoding/binary"
+	"fmt"
 	"io"
 
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/foreachio/foreach/internal/decompress"
+	"github.com/foreachio/foreach/internal/zstdframe"
 )
 
 // Zstd frames (RFC 8878, section 3.1) decode on their own: a file of
@@ -21,23 +22,17 @@ import (
 // decompress.MaxWindow, a reserved bit) end the pieces: they are read
 // sequentially, which reports them as it does.
 type zstdScanner struct {
-	f     *file
-	off   int64    // the start of the next frame
-	table []uint32 // the seek table's decompressed sizes, nil without one
+	f   *file
+	off int64 // the start of the next frame
+	// table is the seek table's decompressed sizes, read as the frames are
+	// found; nil without one.
+	table *seekSizes
 	// frames counts the frames found, the index of the next one in table.
-	frames int
+	frames int64
 }
 
-const (
-	zstdBlockMax  = 128 << 10  // the largest block's decompressed size
-	seekableMagic = 0x8F92EAB1 // ends the seek table
-	seekTableTag  = 0x184D2A5E // the magic of the skippable frame that holds it
-)
-
 func newZstdScanner(f *file) *zstdScanner {
-	s := &zstdScanner{f: f}
-	s.table = seekTable(f)
-	return s
+	return &zstdScanner{f: f, table: findSeekTable(f)}
 }
 
 func (s *zstdScanner) format() decompress.Format { return decompress.Zstd }
@@ -47,28 +42,25 @@ func (s *zstdScanner) err() error                { return s.f.err }
 func (s *zstdScanner) next() (Piece, bool) {
 	for {
 		h, ok := s.f.has(s.off, 8)
-		if !ok {
+		switch {
+		case !ok:
 			return Piece{}, false
-		}
-		magic := binary.LittleEndian.Uint32(h)
-		if magic&0xfffffff0 == 0x184D2A50 { // a skippable frame
-			end := s.off + 8 + int64(binary.LittleEndian.Uint32(h[4:]))
-			if end > s.f.size {
+		case zstdframe.IsSkippable(h):
+			n, _ := zstdframe.SkippableLen(h)
+			if s.off+n > s.f.size {
 				return Piece{}, false
 			}
-			s.off = end
+			s.off += n
 			continue
-		}
-		if magic != 0xFD2FB528 {
+		case !zstdframe.IsFrame(h):
 			return Piece{}, false
 		}
 		p, ok := s.frame(s.off)
 		if !ok {
 			return Piece{}, false
 		}
-		if p.Size < 0 && s.table != nil && s.frames < len(s.table) {
-			p.Size = int64(s.table[s.frames])
-			p.bound = p.Size
+		if size, ok := s.table.size(s.frames); ok && p.Size < 0 {
+			p.Size, p.bound = size, size
 		}
 		s.frames++
 		s.off += p.Length
@@ -77,78 +69,28 @@ func (s *zstdScanner) next() (Piece, bool) {
 }
 
 // frame reads the frame header at off and walks its blocks, returning the
-// frame as a piece, and false for a frame the pieces stop at.
+// frame as a piece, and false for a frame the pieces stop at: a header the
+// sequential reader must judge (a dictionary, a reserved bit, a window
+// beyond decompress.MaxWindow), or blocks that do not reach their end.
 func (s *zstdScanner) frame(off int64) (Piece, bool) {
-	h, ok := s.f.has(off, 4+14)
-	if !ok {
-		h = s.f.peek(off, 4+14)
-	}
-	n, window, size, ok := frameHeader(h)
-	if !ok || window > decompress.MaxWindow {
+	h, err := zstdframe.ParseHeader(s.f.peek(off, zstdframe.MaxHeaderLen))
+	if err != nil || h.DictID != 0 || h.Window > decompress.MaxWindow {
 		return Piece{}, false
 	}
-	checksum := h[4]&0x04 != 0
-	pos, bound, ok := s.blocks(off+int64(n), int64(min(window, zstdBlockMax)))
+	pos, bound, ok := s.blocks(off+int64(h.Len), int64(min(h.Window, zstdframe.BlockMax)))
 	if !ok {
 		return Piece{}, false
 	}
-	if checksum {
+	if h.Checksum {
 		pos += 4
 	}
 	if pos > s.f.size {
 		return Piece{}, false
 	}
-	if size >= 0 {
-		bound = size
+	if h.ContentSize >= 0 {
+		bound = h.ContentSize
 	}
-	return Piece{Offset: off, Length: pos - off, Size: size, bound: bound, stream: &stream{offset: off}}, true
-}
-
-// frameHeader reads a frame header (h starts with the magic number): its
-// length, the frame's window and its content size (-1 when it has none);
-// false for a header the pieces stop at (the reserved bit, a dictionary,
-// too short).
-func frameHeader(h []byte) (n int, window uint64, size int64, ok bool) {
-	if len(h) < 5 {
-		return 0, 0, 0, false
-	}
-	fhd := h[4]
-	single := fhd&0x20 != 0
-	if fhd&0x08 != 0 || fhd&3 != 0 {
-		return 0, 0, 0, false
-	}
-	n = 5
-	if !single {
-		if len(h) < 6 {
-			return 0, 0, 0, false
-		}
-		wd := h[5]
-		base := uint64(1) << (10 + wd>>3)
-		window = base + base/8*uint64(wd&7)
-		n++
-	}
-	fcsSize := [4]int{0, 2, 4, 8}[fhd>>6]
-	if single && fcsSize == 0 {
-		fcsSize = 1
-	}
-	if len(h) < n+fcsSize {
-		return 0, 0, 0, false
-	}
-	size = -1
-	switch fcsSize {
-	case 1:
-		size = int64(h[n])
-	case 2:
-		size = int64(binary.LittleEndian.Uint16(h[n:])) + 256
-	case 4:
-		size = int64(binary.LittleEndian.Uint32(h[n:]))
-	case 8:
-		size = int64(binary.LittleEndian.Uint64(h[n:]))
-	}
-	if single {
-		window = uint64(max(size, 1<<10))
-	}
-	return n + fcsSize, window, size, size >= -1
+	return Piece{Offset: off, Length: pos - off, Size: h.ContentSize, bound: bound, stream: &stream{offset: off}}, true
 }
 
 // blocks walks the blocks of a frame from pos, returning where the last one
@@ -156,84 +98,74 @@ func frameHeader(h []byte) (n int, window uint64, size int64, ok bool) {
 // format does not allow or a block beyond the end of the file.
 func (s *zstdScanner) blocks(pos, blockMax int64) (end, bound int64, ok bool) {
 	for {
-		h, ok := s.f.has(pos, 3)
-		if !ok {
+		b, err := zstdframe.ParseBlock(s.f.peek(pos, zstdframe.BlockHeaderLen))
+		if err != nil || b.Size > blockMax {
 			return 0, 0, false
 		}
-		v := uint32(h[0]) | uint32(h[1])<<8 | uint32(h[2])<<16
-		size := int64(v >> 3)
-		pos += 3
-		switch v >> 1 & 3 {
-		case 0: // raw
-			bound += size
-			pos += size
-		case 1: // RLE: one byte, size times
-			bound += size
-			pos++
-		case 2: // compressed
-			bound += blockMax
-			pos += size
-		case 3:
+		pos += zstdframe.BlockHeaderLen + b.Bytes()
+		bound += b.Bound(blockMax)
+		if pos > s.f.size {
 			return 0, 0, false
 		}
-		if size > blockMax || pos > s.f.size {
-			return 0, 0, false
-		}
-		if v&1 != 0 {
+		if b.Last {
 			return pos, bound, true
 		}
 	}
 }
 
-// seekTable returns the decompressed sizes of the frames listed in the
-// seek table at the end of the file, or nil when there is none.
-func seekTable(f *file) []uint32 {
-	foot, ok := f.has(f.size-9, 9)
-	if !ok || binary.LittleEndian.Uint32(foot[5:]) != seekableMagic || foot[4]&0x7c != 0 {
-		return nil
-	}
-	frames := int64(binary.LittleEndian.Uint32(foot))
-	entry := int64(8)
-	if foot[4]&0x80 != 0 {
-		entry = 12 // with a checksum
-	}
-	tableSize := frames*entry + 9
-	start := f.size - tableSize - 8
-	if frames > f.size/entry || start < 0 {
-		return nil
-	}
-	h, ok := f.has(start, 8)
-	if !ok || binary.LittleEndian.Uint32(h) != seekTableTag || int64(binary.LittleEndian.Uint32(h[4:])) != tableSize {
-		return nil
-	}
-	table := make([]byte, frames*entry)
-	if readFull(f.ra, table, start+8) != nil {
-		return nil
-	}
-	sizes := make([]uint32, frames)
-	for i := range sizes {
-		sizes[i] = binary.LittleEndian.Uint32(table[int64(i)*entry+4:])
-	}
-	return sizes
+// seekSizes are the decompressed sizes of the frames a seek table at the
+// end of the file lists, read as they are asked for, through a window of
+// their own: a table of any length costs a window of memory (a sparse
+// file of a terabyte can claim four billion frames for nothing).
+type seekSizes struct {
+	f     file
+	table zstdframe.SeekTable
 }
 
-// zstdPieces decodes zstd frames with klauspost/compress's decoder, set as
-// decompress sets it, in the worker's goroutine.
+// findSeekTable returns the seek table at the end of f, or nil when there
+// is none.
+func findSeekTable(f *file) *seekSizes {
+	foot, ok := f.has(f.size-zstdframe.SeekFooterLen, zstdframe.SeekFooterLen)
+	if !ok {
+		return nil
+	}
+	t, ok := zstdframe.ParseSeekFooter(foot, f.size)
+	if !ok {
+		return nil
+	}
+	if h, ok := f.has(t.Start, zstdframe.SkippableHeaderLen); !ok || !t.CheckSeekHeader(h) {
+		return nil
+	}
+	return &seekSizes{f: file{ra: f.ra, size: f.size}, table: t}
+}
+
+// size returns the decompressed size of frame i, if the table lists it.
+func (t *seekSizes) size(i int64) (int64, bool) {
+	if t == nil || i >= t.table.Frames {
+		return 0, false
+	}
+	e, ok := t.f.has(t.table.Entries+i*t.table.EntrySize, int(t.table.EntrySize))
+	if !ok {
+		return 0, false
+	}
+	_, size := t.table.Entry(e)
+	return size, true
+}
+
+// zstdPieces decodes zstd frames with the project's zstd decoder
+// (zstdframe.NewDecoder, as decompress sets it), in the worker's goroutine.
 type zstdPieces struct {
 	in *input
 	d  *zstd.Decoder
-	// whole is the largest frame decoded at once into out; larger ones, and
-	// those of unknown size, are decoded as a stream.
+	// whole is the largest frame decoded at once into out; larger ones, those
+	// of unknown size, and those of more than maxSpan compressed bytes (which
+	// are not read whole into memory) are decoded as a stream.
 	whole int64
 	out   byteReader
 }
 
 func newZstdPieces(in *input, whole int64) pieceDecoder {
-	d, err := zstd.NewReader(nil,
-		zstd.WithDecoderConcurrency(1),
-		zstd.WithDecoderLowmem(true),
-		zstd.WithDecoderMaxWindow(decompress.MaxWindow),
-		zstd.WithDecoderMaxMemory(decompress.MaxWindow))
+	d, err := zstdframe.NewDecoder(nil, decompress.MaxWindow)
 	if err != nil {
 		panic(err) // the options are fixed
 	}
@@ -241,7 +173,7 @@ func newZstdPieces(in *input, whole int64) pieceDecoder {
 }
 
 func (z *zstdPieces) open(p *Piece) (io.Reader, error) {
-	if p.bound < 0 || p.bound > z.whole {
+	if p.bound < 0 || p.bound > z.whole || p.Length > maxSpan {
 		if err := z.d.Reset(z.in.reader(p.Offset, p.Length)); err != nil {
 			return nil, err
 		}
@@ -252,13 +184,44 @@ func (z *zstdPieces) open(p *Piece) (io.Reader, error) {
 	return &z.out, err
 }
 
-// appendPiece decodes p whole, appending its bytes to dst.
+// appendPiece decodes p whole, appending its bytes to dst, whose capacity
+// holds p's bound. A frame of more than maxSpan compressed bytes is decoded
+// as a stream into dst: its compressed bytes are not held.
 func (z *zstdPieces) appendPiece(p *Piece, dst []byte) ([]byte, error) {
+	if p.Length > maxSpan {
+		if err := z.d.Reset(z.in.reader(p.Offset, p.Length)); err != nil {
+			return dst, err
+		}
+		return appendAll(dst, z.d, p)
+	}
 	in, err := z.in.bytes(p.Offset, p.Length)
 	if err != nil {
 		return dst, err
 	}
 	return z.d.DecodeAll(in, dst)
+}
+
+// appendAll appends what r gives to dst up to its capacity, and an error if
+// r gives more: piece p decodes to more than its bound.
+func appendAll(dst []byte, r io.Reader, p *Piece) ([]byte, error) {
+	var extra [1]byte
+	for {
+		buf := dst[len(dst):cap(dst)]
+		if len(buf) == 0 {
+			buf = extra[:]
+		}
+		n, err := r.Read(buf)
+		if len(dst) == cap(dst) && n > 0 {
+			return dst, fmt.Errorf("blockz: a piece at %d decodes to more than the %d bytes its structure gives", p.Offset, p.bound)
+		}
+		dst = dst[:len(dst)+n]
+		switch {
+		case err == io.EOF:
+			return dst, nil
+		case err != nil:
+			return dst, err
+		}
+	}
 }
 
 func (z *zstdPieces) result() pieceResult { return pieceResult{} }

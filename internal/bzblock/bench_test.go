@@ -58,24 +58,24 @@ func BenchmarkDecode(b *testing.B) {
 	b.Run("bzblock", func(b *testing.B) {
 		var d bzblock.Decoder
 		b.SetBytes(int64(len(want)))
-		cpu0 := cpuTime()
+		cpu0 := bzblock.CPUTime()
 		for b.Loop() {
 			if n := decodeChain(b, &d, file, io.Discard); n != int64(len(want)) {
 				b.Fatalf("%d bytes, want %d", n, len(want))
 			}
 		}
-		b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+		b.ReportMetric(float64(bzblock.CPUTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 	})
 	b.Run("compress-bzip2", func(b *testing.B) {
 		b.SetBytes(int64(len(want)))
-		cpu0 := cpuTime()
+		cpu0 := bzblock.CPUTime()
 		for b.Loop() {
 			n, err := io.Copy(io.Discard, bzip2.NewReader(bytes.NewReader(file)))
 			if err != nil || n != int64(len(want)) {
 				b.Fatalf("%d bytes, %v", n, err)
 			}
 		}
-		b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+		b.ReportMetric(float64(bzblock.CPUTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 	})
 }
 
@@ -102,9 +102,9 @@ func BenchmarkDecodePair(b *testing.B) {
 		}
 	}
 	timed := func(f func()) int64 {
-		c := cpuTime()
+		c := bzblock.CPUTime()
 		f()
-		return cpuTime() - c
+		return bzblock.CPUTime() - c
 	}
 	var ratios []float64
 	var oursTotal int64

@@ -35,7 +35,8 @@ const (
 type Decoder struct {
 	// tt is the block after entropy decoding: a byte in the low 8 bits of
 	// each entry, and after the inverse BWT the index of the entry to read
-	// after it in the bits above, as in bzip2's "fast" decoder.
+	// after it in the bits above, as in bzip2's "fast" decoder. It has
+	// room for one entry more than the largest block: the walks' sink.
 	tt []uint32
 	// pool holds the block in order after the inverse BWT, before the final
 	// run-length decoding, as the runs in pieces (in chunks written by the
@@ -100,8 +101,8 @@ func (d *Decoder) entropy(br *bitReader, blockSize int) (n int, origPtr int, crc
 	if err := d.codeLengths(br, trees, alpha); err != nil {
 		return 0, 0, 0, err
 	}
-	if len(d.tt) < blockSize {
-		d.tt = make([]uint32, blockSize)
+	if len(d.tt) < blockSize+1 { // and the walks' sink
+		d.tt = make([]uint32, blockSize+1)
 	}
 	n, err = d.symbols(br, symbols, alpha, blockSize)
 	if err != nil {
@@ -305,18 +306,8 @@ func (d *Decoder) run(tt []uint32, n, repeat int, b byte) int {
 // bytes in one array), and the chain of successors is followed from
 // origPtr's.
 func (d *Decoder) inverseBWT(n, origPtr int) {
+	d.links(n)
 	tt := d.tt[:n]
-	var start [256]uint32
-	sum := uint32(0)
-	for b, c := range d.c {
-		start[b] = sum
-		sum += c
-	}
-	for i := range tt {
-		b := tt[i] & 0xff
-		tt[start[b]] |= uint32(i) << 8
-		start[b]++
-	}
 	first := tt[origPtr] >> 8
 	if n >= minWalks && d.walks(first, n) {
 		return
@@ -330,6 +321,24 @@ func (d *Decoder) inverseBWT(n, origPtr int) {
 		p = e >> 8
 	}
 	d.pieces = append(d.pieces[:0], pre)
+}
+
+// links puts in the upper bits of each of the n entries of tt the index of
+// its successor: the entries of byte value b, in order, are the successors
+// of the entries that sort under b (bzip2's T vector).
+func (d *Decoder) links(n int) {
+	tt := d.tt[:n]
+	var start [256]uint32
+	sum := uint32(0)
+	for b, c := range d.c {
+		start[b] = sum
+		sum += c
+	}
+	for i := range tt {
+		b := tt[i] & 0xff
+		tt[start[b]] |= uint32(i) << 8
+		start[b]++
+	}
 }
 
 // grow makes the pool at least n bytes long.

@@ -101,7 +101,7 @@ func TestBlocks(t *testing.T) {
 		"one byte": {'x'},
 	}
 	levels := []string{"-1", "-9"}
-	if raceEnabled {
+	if bzblock.RaceEnabled {
 		levels = levels[:1]
 	}
 	for name, data := range inputs {

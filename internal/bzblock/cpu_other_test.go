@@ -1,5 +1,5 @@
 //go:build !unix
 
-package bzblock_test
+package bzblock
 
 func cpuTime() int64 { return 0 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package bzblock_test
+package bzblock
 
 import "syscall"
 

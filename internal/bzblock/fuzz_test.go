@@ -90,7 +90,7 @@ func TestDamagedBlocks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	var d bzblock.Decoder
 	accepted, trials := 0, 3000
-	if raceEnabled {
+	if bzblock.RaceEnabled {
 		trials = 300
 	}
 	for range trials {

@@ -1,5 +1,5 @@
 //go:build !race
 
-package bzblock_test
+package bzblock
 
 const raceEnabled = false

@@ -1,6 +1,6 @@
 //go:build race
 
-package bzblock_test
+package bzblock
 
 // Under the race detector (the package starts no goroutine: there is no
 // race to find), the tests decode less.

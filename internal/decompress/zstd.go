@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/foreachio/foreach/internal/zstdframe"
 )
 
 // zstdDecoder decodes zstd frames (and skips skippable frames) through a
@@ -19,15 +21,7 @@ type zstdDecoder struct {
 
 func newZstdDecoder(r *bufio.Reader, offset func() int64) (*zstdDecoder, error) {
 	w := newFraming(r, Zstd, &zstdFrames{}, offset)
-	// Decoding in the calling goroutine (concurrency 1): on two cores the
-	// library's concurrent stream decoding took 1.2 to 2.4 times the CPU
-	// time and was no faster in wall time (BenchmarkDecode,
-	// benchmarks/results/compress.md).
-	d, err := zstd.NewReader(w,
-		zstd.WithDecoderConcurrency(1),
-		zstd.WithDecoderLowmem(true),
-		zstd.WithDecoderMaxWindow(maxWindow),
-		zstd.WithDecoderMaxMemory(maxWindow))
+	d, err := zstdframe.NewDecoder(w, maxWindow)
 	if err != nil {
 		return nil, err
 	}
@@ -87,40 +81,27 @@ func (z *zstdFrames) start() unit {
 // descriptor reads a frame header descriptor: the header bytes that follow it (dictionary
 // ID, window descriptor, content size) are collected next.
 func (z *zstdFrames) descriptor(d byte) unit {
-	if d&0x08 != 0 { // the reserved bit
+	n, err := zstdframe.HeaderLen(d)
+	if err != nil { // the reserved bit
 		return unit{kind: lost}
 	}
 	z.checksum = d&0x04 != 0
-	single := d&0x20 != 0
-	n := [4]int64{0, 1, 2, 4}[d&3] // dictionary ID
-	if !single {
-		n++ // window descriptor
-	}
-	switch fcs := d >> 6; {
-	case fcs == 0 && single:
-		n++
-	case fcs > 0:
-		n += 1 << fcs // 2, 4 or 8 bytes of content size
-	}
 	z.state = zstdHeader
-	return unit{collect, n}
+	return unit{collect, int64(n - 5)} // after the magic and the descriptor
 }
 
 // blockHeader reads a block header: the block's bytes are skipped next.
 func (z *zstdFrames) blockHeader(h []byte) unit {
-	v := uint32(h[0]) | uint32(h[1])<<8 | uint32(h[2])<<16
-	z.last = v&1 != 0
-	size := int64(v >> 3)
-	z.state = zstdBlockData
-	switch v >> 1 & 3 {
-	case 0: // raw: its bytes are the output
-		return unit{verbatim, size}
-	case 1: // RLE: one byte stands for size
-		size = 1
-	case 3: // reserved
+	b, err := zstdframe.ParseBlock(h)
+	if err != nil { // the reserved type
 		return unit{kind: lost}
 	}
-	return unit{skip, size}
+	z.last = b.Last
+	z.state = zstdBlockData
+	if b.Type == zstdframe.Raw { // its bytes are the output
+		return unit{verbatim, b.Bytes()}
+	}
+	return unit{skip, b.Bytes()}
 }
 
 func (z *zstdFrames) parsed(h []byte, _ int64) (unit, error) {

@@ -152,6 +152,21 @@ func (m *Member) Reset(src Source) {
 	m.crc, m.size, m.checked = 0, 0, false
 }
 
+// ResetAt makes m decode its member from a block boundary inside the
+// member's deflate stream (Decoder.ResetAt: bit skip of src's next byte,
+// window the text before it), the member's text before the boundary having
+// the CRC-32 crc and the length size (modulo 2^32): the trailer is then
+// checked as if m had decoded the member from its start. An index that
+// keeps both at each access point (package zindex) checks its reads so.
+func (m *Member) ResetAt(src Source, skip uint, window []byte, crc, size uint32) {
+	m.dec.ResetAt(src, skip, window)
+	m.crc, m.size, m.checked = crc, size, false
+}
+
+// Sum returns the CRC-32 and the length (modulo 2^32) of the member's text
+// read so far: what its trailer is checked against at its end.
+func (m *Member) Sum() (crc, size uint32) { return m.crc, m.size }
+
 // Decoder returns m's deflate decoder, for its block function and window.
 // Reading from it directly skips the member's checks.
 func (m *Member) Decoder() *Decoder { return &m.dec }

@@ -137,19 +137,20 @@ func (t *Text) Trailing() error {
 
 // Stream returns the text in order from its start, ending with the error a sequential
 // read ends with (io.EOF, trailing data, the damage and its offset, after every byte
-// before it). With more than one worker: a file whose format has pieces is decoded by
-// internal/blockz's Reader; an indexed file's sections between access points are
-// decoded ahead of the reader, in order. Otherwise the sequential decoder reads it
-// (internal/decompress; plain input is passed on as it is). Close stops the stream's
-// goroutines and waits for them.
+// before it). With more than one worker it is internal/blockz's ordered fetcher: a file
+// whose format has pieces is decoded by them (blockz.NewReader); an indexed file's spans
+// between access points are read ahead of the reader, in order (blockz.NewSpanReader).
+// Otherwise the sequential decoder reads it (internal/decompress; plain input is passed
+// on as it is). Close stops the stream's goroutines and waits for them.
 func (t *Text) Stream() io.ReadCloser {
 	if t.workers > 1 && t.How != Plain {
-		r, err := blockz.NewReader(t.file, t.size, blockz.Options{Workers: t.workers})
+		opt := blockz.Options{Workers: t.workers}
+		r, err := blockz.NewReader(t.file, t.size, opt)
 		if err == nil {
 			return r
 		}
 		if t.At != nil {
-			return newOrdered(t.At, t.Size, t.Points, t.workers, t.Trailing())
+			return blockz.NewSpanReader(t.At, t.Size, t.Points, t.Trailing(), opt)
 		}
 	}
 	return t.sequential()

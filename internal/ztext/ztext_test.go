@@ -231,7 +231,8 @@ func TestStaleIndex(t *testing.T) {
 // TestDamage: damage is reported by a Stream as a sequential read reports it, every
 // byte before it given, however the text is read (the structure's pieces: blockz reads
 // the stream again sequentially); through a fresh index over a file changed in the middle
-// since, as a stale read.
+// since (its modification time put back, else the index is stale), as a sequential read
+// reports it.
 func TestDamage(t *testing.T) {
 	data := text(t, 2<<20)
 	dir := t.TempDir()
@@ -260,7 +261,15 @@ func TestDamage(t *testing.T) {
 	// Outside the first and last 64 KiB, so that Check cannot see it; a run of ones
 	// (Huffman codes longer than any the block defines) that no decoder takes for data.
 	copy(bad[len(bad)/2:], bytes.Repeat([]byte{0xff}, 4096))
+	st, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
 	write(t, dir, "changed.gz", bad)
+	if err := os.Chtimes(name, st.ModTime(), st.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	_, want := io.ReadAll(decompress.NewReader(bytes.NewReader(bad)))
 	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
@@ -270,7 +279,7 @@ func TestDamage(t *testing.T) {
 	s := tx.Stream()
 	defer s.Close()
 	got, err := io.ReadAll(s)
-	if tx.How != ztext.Indexed || !errors.Is(err, zindex.ErrStale) || len(got) == 0 || !bytes.Equal(got[:len(got)/2], data[:len(got)/2]) {
+	if tx.How != ztext.Indexed || err == nil || want == nil || err.Error() != want.Error() || len(got) == 0 || !bytes.Equal(got[:len(got)/2], data[:len(got)/2]) {
 		t.Fatalf("a file changed in the middle: %s, %d bytes, %v", tx.How, len(got), err)
 	}
 }

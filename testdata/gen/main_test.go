@@ -57,7 +57,7 @@ func TestSizeLandsWhereDocumented(t *testing.T) {
 	for _, tc := range []struct {
 		shape string
 		exact bool
-	}{{"tall", false}, {"wide", false}, {"verywide", false}, {"mixed", false}, {"crlf", false}, {"no-final-newline", false}, {"huge-line", true}, {"binary", true}} {
+	}{{"tall", false}, {"wide", false}, {"verywide", false}, {"mixed", false}, {"crlf", false}, {"no-final-newline", false}, {"huge-line", true}, {"binary", true}, {"stacktrace", false}} {
 		_, stdout, _ := runGen(t, "--shape", tc.shape, "--size", "100KiB")
 		switch n := len(stdout); {
 		case tc.exact && n != 100<<10:
@@ -124,7 +124,7 @@ func TestBadFlagsExit2WithUsage(t *testing.T) {
 	}{
 		{[]string{"--bogus"}, "gen: unknown flag: --bogus"},
 		{[]string{"-x"}, "gen: unknown shorthand flag: 'x' in -x"},
-		{[]string{"--shape", "square"}, `gen: corpus: unknown shape "square" (want one of tall, wide, verywide, mixed, crlf, no-final-newline, huge-line, binary)`},
+		{[]string{"--shape", "square"}, `gen: corpus: unknown shape "square" (want one of tall, wide, verywide, mixed, crlf, no-final-newline, huge-line, binary, stacktrace)`},
 		{[]string{"--shape"}, "gen: flag needs an argument: --shape"},
 		{[]string{"--lines", "many"}, `gen: invalid argument "many" for "--lines" flag`},
 		{[]string{"--lines", "-1"}, "gen: --lines must not be negative: -1"},

@@ -22,10 +22,11 @@ const (
 	NoFinalNewline Shape = "no-final-newline" // tall whose last line has no terminator
 	HugeLine       Shape = "huge-line"        // one line of exactly Size bytes, "\n" included
 	Binary         Shape = "binary"           // exactly Size random bytes: NULs, some "\n"
+	StackTrace     Shape = "stacktrace"       // log entries, some with a stack trace under them: records of many lines
 )
 
 // shapes is the fixed order of Shapes and of the error message that lists them.
-var shapes = []Shape{Tall, Wide, Verywide, Mixed, CRLF, NoFinalNewline, HugeLine, Binary}
+var shapes = []Shape{Tall, Wide, Verywide, Mixed, CRLF, NoFinalNewline, HugeLine, Binary, StackTrace}
 
 // Shapes lists every shape in a fixed order.
 func Shapes() []Shape {
@@ -155,6 +156,8 @@ func Generate(w io.Writer, s Spec) (int64, error) {
 		g.hugeLine(s.Size)
 	case Binary:
 		g.binary(s.Size)
+	case StackTrace:
+		g.stackTrace(s)
 	default:
 		g.lines(s)
 	}

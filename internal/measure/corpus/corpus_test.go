@@ -42,6 +42,8 @@ var pinned = []struct {
 	{corpus.HugeLine, 42, 16777216, "a4b2a7d436f7260aec8cecc595cd7720f7fcde1dafc4f086dbd895c7a5e9aec0"},
 	{corpus.Binary, 0, 1048576, "bc9d1d01517351f3e2c02d32495b3bfbcba5ec54e5f1a44b06f51755d0086a01"},
 	{corpus.Binary, 42, 1048576, "5b2605c7135a3f8c54d75039514f0bcb798cfe1a8d74f57380d45aaadea36dca"},
+	{corpus.StackTrace, 0, 2680427, "289a1916ca8d2c63b6942f995b3c85ab1238d4cfbc140df27f62f030e77ad06e"},
+	{corpus.StackTrace, 42, 2661520, "83c1699131089523c7c20b5e181abf19ae16ba880e33a0b359bc8f80001ad43e"},
 }
 
 func sum(b []byte) string {
@@ -115,11 +117,12 @@ func shapeConst(s corpus.Shape) string {
 	return map[corpus.Shape]string{
 		corpus.Tall: "Tall", corpus.Wide: "Wide", corpus.Verywide: "Verywide", corpus.Mixed: "Mixed", corpus.CRLF: "CRLF",
 		corpus.NoFinalNewline: "NoFinalNewline", corpus.HugeLine: "HugeLine", corpus.Binary: "Binary",
+		corpus.StackTrace: "StackTrace",
 	}[s]
 }
 
 func TestShapesFixedOrder(t *testing.T) {
-	want := []corpus.Shape{"tall", "wide", "verywide", "mixed", "crlf", "no-final-newline", "huge-line", "binary"}
+	want := []corpus.Shape{"tall", "wide", "verywide", "mixed", "crlf", "no-final-newline", "huge-line", "binary", "stacktrace"}
 	got := corpus.Shapes()
 	if !slices.Equal(got, want) {
 		t.Fatalf("Shapes() = %q, want %q", got, want)
@@ -424,7 +427,7 @@ func TestInvalidSpecNamesTheProblem(t *testing.T) {
 		is   error
 		msg  string
 	}{
-		{corpus.Spec{Shape: "square"}, corpus.ErrUnknownShape, `corpus: unknown shape "square" (want one of tall, wide, verywide, mixed, crlf, no-final-newline, huge-line, binary)`},
+		{corpus.Spec{Shape: "square"}, corpus.ErrUnknownShape, `corpus: unknown shape "square" (want one of tall, wide, verywide, mixed, crlf, no-final-newline, huge-line, binary, stacktrace)`},
 		{corpus.Spec{}, corpus.ErrUnknownShape, `corpus: unknown shape ""`},
 		{corpus.Spec{Shape: corpus.Tall, Lines: -1}, corpus.ErrNegativeField, "corpus: negative field: Lines is -1"},
 		{corpus.Spec{Shape: corpus.Wide, Phrases: -2}, corpus.ErrNegativeField, "corpus: negative field: Phrases is -2"},
@@ -513,5 +516,32 @@ func TestWriteFile(t *testing.T) {
 
 	if _, err := corpus.WriteFile(filepath.Join(dir, "missing", "c.txt"), s); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("WriteFile into a missing directory: err = %v", err)
+	}
+}
+
+// TestStackTraceEntries checks the stacktrace shape's structure: Lines entries, each a
+// header line that begins with its timestamp, then only trace lines (an exception, a
+// frame, a cause, a "... N more"), none of which begins with a digit.
+func TestStackTraceEntries(t *testing.T) {
+	b := mustBytes(t, corpus.Spec{Shape: corpus.StackTrace, Lines: 500, Seed: 9})
+	entries, traced := 0, 0
+	for i, l := range lines(b) {
+		s := string(l)
+		switch {
+		case strings.HasPrefix(s, "2026-05-"):
+			entries++
+			if !strings.Contains(s, " INFO [worker-") && !strings.Contains(s, " WARN [worker-") && !strings.Contains(s, " ERROR [worker-") {
+				t.Fatalf("line %d: a header without a level and thread: %q", i+1, s)
+			}
+		case strings.HasPrefix(s, "\tat com.example.") && strings.HasSuffix(s, ")\n"):
+		case strings.HasPrefix(s, "java.") && i > 0:
+			traced++
+		case strings.HasPrefix(s, "Caused by: java."), strings.HasPrefix(s, "\t... ") && strings.HasSuffix(s, " more\n"):
+		default:
+			t.Fatalf("line %d is none of the shape's kinds: %q", i+1, s)
+		}
+	}
+	if entries != 500 || traced < 50 || traced > 150 {
+		t.Fatalf("%d entries (want 500), %d with a trace (want about a fifth)", entries, traced)
 	}
 }

@@ -1,6 +1,7 @@
 // Package corpus generates the benchmark and test inputs of foreach: text of
 // a known shape (many short lines, a few very long ones, a long tail of
-// lengths, CRLF endings, no final newline, one huge line) and binary noise,
+// lengths, CRLF endings, no final newline, one huge line, logs with stack
+// traces) and binary noise,
 // the same bytes for the same Spec on every machine and with every Go release.
 //
 // A small example, three lines of four words:
@@ -46,6 +47,18 @@
 //     included: words separated by single spaces, the last one cut to fit.
 //   - binary: exactly Size uniformly random bytes (default 1 MiB), so about
 //     one byte in 256 is NUL and one in 256 is "\n".
+//   - stacktrace: Lines log entries (default 10,000), records of many lines
+//     for Multiline: each a line "2026-05-DD HH:MM:SS.mmm LEVEL [worker-N]
+//     com.example.W.W - " and Phrases words (default 10), the timestamps growing
+//     with the entry; an ERROR entry (3 in 20) and a third of the WARN entries
+//     (3 in 20) have a stack trace under the line, as a Java program logs one:
+//     "java.lang.SomeException: words", 3 to 20 lines "\tat
+//     com.example.W.W.W(W.java:N)", and one time in three a "Caused by: ..."
+//     line, 2 to 6 frames and "\t... N more". About 3.9 lines and 270 bytes an
+//     entry; a record begins at each line that starts with a digit (^\d) or, as
+//     a continuation pattern, continues at each that does not start with one.
+//     With a Size, it ends at the first line end at or past Size, whichever
+//     line of an entry that is.
 //
 // The text shapes draw the same stream of words for the same seed: wide is
 // tall with the line breaks moved, crlf is tall with "\n" replaced by "\r\n",

@@ -36,5 +36,5 @@ func ExampleSpec_Validate() {
 	err := corpus.Spec{Shape: "square"}.Validate()
 	fmt.Println(err)
 	// Output:
-	// corpus: unknown shape "square" (want one of tall, wide, verywide, mixed, crlf, no-final-newline, huge-line, binary)
+	// corpus: unknown shape "square" (want one of tall, wide, verywide, mixed, crlf, no-final-newline, huge-line, binary, stacktrace)
 }

@@ -1,5 +1,0 @@
-//go:build !race
-
-package pgzip_test
-
-const underRace = false
