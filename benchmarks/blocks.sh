@@ -6,12 +6,15 @@
 # in benchmarks/results/history/blocks-COMMIT.md, benchmarks/keep.sh):
 #
 #   1. counting the lines of each file, as whole processes: the tool into wc -l
-#      (`TOOL -dc F | wc -l`, with two threads and with one), and benchmarks/cmd/blocksbench
-#      with the sequential reader (internal/decompress, what foreach -z reads with today)
-#      and with blockz's Reader with 1 and 2 workers; ROUNDS rounds, the contenders in
-#      another order every round (rotated), after one untimed run of each that also checks
-#      that all count the same lines. Wall and CPU time (user+sys of the process tree, from
-#      wait4); the table gives medians and the median of the per-round ratios;
+#      (`bash -c 'TOOL -dc F | wc -l'`, with two threads and with one), and
+#      benchmarks/cmd/blocksbench with the sequential reader (internal/decompress, what
+#      foreach -z reads with today) and with blockz's Reader with 1 and 2 workers; timed
+#      by benchmarks/timeit.sh (benchmarks/cmd/timeit: ROUNDS rounds, the contenders in an
+#      order rotated every round, after one untimed run of each; wall and CPU time, user+sys
+#      of the process tree from wait4; hyperfine times every run too and the two must agree
+#      within AGREE, 10%, or the script stops), after a check that all count the same
+#      lines; the table gives medians and the median of the per-round ratios, and the
+#      report every row as timeit gave it, hyperfine's figures beside;
 #   2. what the parallel decoding is made of (blocksbench -pieces): the scan of the
 #      structure, each piece decoded alone, and the reading goroutine's work per byte; from
 #      these, the time 8 and 32 workers would take if the pieces' costs stayed as measured
@@ -25,18 +28,20 @@
 #   benchmarks/blocks.sh                           # ROUNDS=5
 #   WORK=/tmp/blocks ROUNDS=9 benchmarks/blocks.sh # keep the files; more rounds
 #   ONLY="bgz pzst" benchmarks/blocks.sh           # some formats: bgz lbz2 pzst xz lz4
+#   ROUNDS=1 AGREE=9 ONLY=lz4 benchmarks/blocks.sh  # that it works, on a busy machine
 #
-# Needs bgzip, lbzip2, pzstd, xz, lz4 and python3. A tree with uncommitted changes under
+# Needs bgzip, lbzip2, pzstd, xz, lz4, hyperfine and python3. A tree with uncommitted changes under
 # internal/blockz, internal/bzblock, internal/decompress or benchmarks/cmd/blocksbench is
 # measured as COMMIT+changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . benchmarks/keep.sh
+. benchmarks/timeit.sh
 
 rounds="${ROUNDS:-5}"
 lock="${LOCK-/tmp/foreach-bench.lock}"
 formats="${ONLY:-bgz lbz2 pzst xz lz4}"
-for tool in bgzip lbzip2 pzstd xz lz4 python3; do
+for tool in bgzip lbzip2 pzstd xz lz4 hyperfine python3; do
 	command -v "$tool" >/dev/null || { echo "blocks.sh: $tool is needed" >&2; exit 1; }
 done
 
@@ -48,6 +53,7 @@ else
 	trap 'rm -rf "$work"' EXIT
 fi
 go build -o "$work/blocksbench" ./benchmarks/cmd/blocksbench
+timeit_build "$work"
 commit="$(git rev-parse --short HEAD)"
 git diff --quiet HEAD -- internal/blockz internal/bzblock internal/decompress benchmarks/cmd/blocksbench go.mod ||
 	commit="$commit+changes"
@@ -73,52 +79,41 @@ if [ -n "$lock" ]; then
 	flock 9
 fi
 load_before="$(load)"
-python3 - "$work" "$rounds" $formats >"$work/runs.json" <<'PY'
-import json, os, subprocess, sys, time
-
-work, rounds, formats = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-tools = {
-    "bgz": ("bgzip -@2 -dc", "bgzip -dc"),
-    "lbz2": ("lbzip2 -n 2 -dc", "lbzip2 -n 1 -dc"),
-    "pzst": ("pzstd -q -p 2 -dc", "pzstd -q -p 1 -dc"),
-    "xz": ("xz -T2 -dc", "xz -T1 -dc"),
-    "lz4": ("lz4 -q -dc", None),
-}
-
-def run(argv):
-    """Runs argv, its output thrown away; returns wall and CPU seconds of the process tree."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"blocks.sh: {argv} failed")
-    return wall, ru.ru_utime + ru.ru_stime
-
-def lines(argv):
-    out = subprocess.run(argv, capture_output=True, check=True, text=True).stdout.split()
-    return int(out[1] if argv[0].endswith("blocksbench") else out[0])
-
-for ext in formats:
-    f = f"{work}/real.{ext}"
-    two, one = tools[ext]
-    cs = [("tool", ["sh", "-c", f"{two} {f} | wc -l"])]
-    if one:
-        cs.append(("tool-1", ["sh", "-c", f"{one} {f} | wc -l"]))
-    for w in ("seq", "1", "2"):
-        cs.append((w, [f"{work}/blocksbench", "-once", "-workers", w, f]))
-    counts = {name: lines(argv) for name, argv in cs}
-    if len(set(counts.values())) != 1:
-        sys.exit(f"blocks.sh: {f}: the contenders count different lines: {counts}")
-    runs = {name: [] for name, _ in cs}
-    for i in range(rounds):
-        order = cs[i % len(cs):] + cs[:i % len(cs)]
-        for name, argv in order:
-            runs[name].append(run(argv))
-    pieces = subprocess.run([f"{work}/blocksbench", "-pieces", f], capture_output=True, check=True, text=True).stdout
-    print(json.dumps({"ext": ext, "tool": two, "tool1": one, "lines": counts["seq"], "runs": runs,
-                      "size": os.path.getsize(f), "pieces": pieces}))
+: >"$work/runs.json"
+declare -A two=([bgz]="bgzip -@2 -dc" [lbz2]="lbzip2 -n 2 -dc" [pzst]="pzstd -q -p 2 -dc" [xz]="xz -T2 -dc" [lz4]="lz4 -q -dc")
+declare -A one=([bgz]="bgzip -dc" [lbz2]="lbzip2 -n 1 -dc" [pzst]="pzstd -q -p 1 -dc" [xz]="xz -T1 -dc" [lz4]="")
+for ext in $formats; do
+	f="$work/real.$ext"
+	names=tool cmds=("bash -c '${two[$ext]} $f | wc -l'")
+	if [ -n "${one[$ext]}" ]; then
+		names+=,tool-1 cmds+=("bash -c '${one[$ext]} $f | wc -l'")
+	fi
+	for w in seq 1 2; do
+		names+=,$w cmds+=("$work/blocksbench -once -workers $w $f")
+	done
+	# Every contender counts the same lines (blocksbench prints "NAME LINES BYTES ...").
+	counts=""
+	for c in "${cmds[@]}"; do
+		out="$(eval "$c")"
+		case "$c" in *blocksbench*) out="$(echo "$out" | awk '{print $2}')" ;; esac
+		counts+="$out "
+	done
+	if [ "$(echo $counts | tr ' ' '\n' | sort -u | wc -l)" != 1 ]; then
+		echo "blocks.sh: $f: the contenders count different lines: $counts" >&2
+		exit 1
+	fi
+	timeit_row "$work/$ext" -names "$names" "${cmds[@]}"
+	"$work/blocksbench" -pieces "$f" >"$work/$ext.pieces"
+	python3 - "$work" "$ext" "${two[$ext]}" "${one[$ext]}" "${counts%% *}" >>"$work/runs.json" <<'PY'
+import json, os, sys
+work, ext, two, one, lines = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] or None, int(sys.argv[5])
+t = json.load(open(f"{work}/{ext}.json"))
+runs = {c["name"]: [(r["wall"], r["user"] + r["sys"]) for r in c["runs"]] for c in t["commands"]}
+f = f"{work}/real.{ext}"
+print(json.dumps({"ext": ext, "tool": two, "tool1": one, "lines": lines, "runs": runs,
+                  "size": os.path.getsize(f), "pieces": open(f"{work}/{ext}.pieces").read()}))
 PY
+done
 load_after="$(load)"
 if [ -n "$lock" ]; then
 	flock -u 9
@@ -133,7 +128,8 @@ out="$work/blocks.md"
 	echo "- Load average (1, 5, 15 min) before the timings: $load_before; after: $load_after"
 	echo "- Tools: $(bgzip --version | head -1), lbzip2 $(lbzip2 --version 2>&1 | grep -o 'version [0-9.]*' | head -1 | cut -d' ' -f2), pzstd $(pzstd --version 2>&1 | grep -o '[0-9][0-9.]*' | head -1), $(xz --version | head -1), lz4 $(lz4 --version 2>&1 | grep -o 'v[0-9.]*' | head -1)"
 	echo "- Data: real.txt, the Go distribution's .go files concatenated in path order to 128 MiB, compressed by \`bgzip -@2\`, \`lbzip2 -n 2\`, \`pzstd -p 2\`, \`xz -T2\` (blocks of 24 MiB at its default level) and \`lz4\` (independent blocks of 4 MiB), in the page cache"
-	echo "- Command: \`benchmarks/blocks.sh\` (ROUNDS=$rounds)"
+	echo "- Command: \`ROUNDS=$rounds${AGREE:+ AGREE=$AGREE}${ONLY:+ ONLY='$ONLY'} benchmarks/blocks.sh\`"
+	echo "- $(timeit_note)"
 	echo
 	python3 - "$work/runs.json" <<'PY'
 import json, statistics, sys
@@ -198,5 +194,17 @@ for r in rows:
     print(f"| real.{r['ext']} | {len(costs)} | {max(costs):.0f} | {sum(costs):.0f} | {scan:.0f} | {consume:.0f} | "
           f"{est[1]:.0f} | {est[2]:.0f} | {est[8]:.0f} | {est[32]:.0f} | {bound} |")
 PY
+	echo
+	echo "## Checked against hyperfine"
+	echo
+	echo "Every file's row as timeit reported it, with hyperfine's timing of the same commands"
+	echo "(\`hyperfine -N -r 1\` right after each of timeit's runs), minor page faults and context"
+	echo "switches (medians):"
+	for ext in $formats; do
+		echo
+		echo "### real.$ext"
+		echo
+		sed "s|$work/||g" "$work/$ext.md"
+	done
 } >"$out"
 keep_results "$commit" "$out"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times the foreach command against the tools it stands beside, with hyperfine, on two
+# Times the foreach command against the tools it stands beside (benchmarks/timeit.sh), on two
 # files in the page cache, and writes benchmarks/results/cli.md (the report) and
 # benchmarks/results/cli.tsv (one line per case, foreach beside its tool: the picture's input, tools/plot),
 # with a copy of each under benchmarks/results/history (cli-COMMIT.md, .tsv):
@@ -13,7 +13,7 @@
 #
 #   copy > /dev/null   foreach F      vs  cat F
 #   copy > file        foreach F      vs  cat F       (the file removed before each run)
-#   copy | pipe        foreach F      vs  cat F       (hyperfine reads the pipe)
+#   copy | pipe        foreach F      vs  cat F       (the timer reads the pipe)
 #   numbering          foreach -n F   vs  cat -n F
 #   counting           foreach -c F   vs  wc -l F     (and foreach -c -j1, one pass)
 #
@@ -32,12 +32,14 @@
 # -c counts an unterminated last line and wc -l does not: over the Go tree, whose files
 # include a few that end without a newline, wc -l's output is checked after one is
 # added to such a file's count (and to its batch's total).
-# Each row runs in ROUNDS rounds of RUNS runs per command (hyperfine), the commands in
-# turn within a round and in the other order in the next, so that a slow spell of a
-# shared machine falls on all of them. The report gives for each command the median
-# wall time over all its runs, its ratio to the tool (the median of the rounds' ratios of
-# medians, with their least and greatest), and the CPU time (user + system, hyperfine's
-# mean per round, median over the rounds).
+# Each row is timed by benchmarks/timeit.sh (benchmarks/cmd/timeit, hyperfine beside it:
+# every run timed by both, their medians agreeing within AGREE, 10%, or the script stops):
+# ROUNDS x RUNS rounds, each running every command once in an order rotated every round,
+# so that a slow spell of a shared machine falls on all of them; the rounds are taken RUNS
+# at a time as ROUNDS rounds. The report gives for each command the median wall time over
+# all its runs, its ratio to the tool (the median of the rounds' ratios of medians, with
+# their least and greatest), the CPU time (user + system of the process tree, from wait4,
+# median), and each row's table as timeit gave it, hyperfine's figures beside.
 #
 # The command measured is built from the commit HEAD (git archive), so uncommitted
 # changes are never measured; the report names that commit, the machine and its load.
@@ -52,9 +54,11 @@
 #                                          # (printed; the results files are kept as they are)
 #
 # Needs hyperfine (apt-get install hyperfine), python3, GNU coreutils.
+#   ROUNDS=1 RUNS=1 AGREE=9 SIZE=16MiB ROWS=real benchmarks/cli.sh   # that it works, on a busy machine
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . benchmarks/keep.sh
+. benchmarks/timeit.sh
 
 lock=/tmp/foreach-bench.lock
 if [ -z "${FOREACH_BENCH_LOCKED:-}" ]; then
@@ -83,6 +87,8 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/src"
 git archive HEAD | tar -x -C "$work/src"
 (cd "$work/src" && go build -o "$work/foreach" ./cmd/foreach)
+(cd "$work/src" && timeit_build "$work")
+export TIMEIT="$work/timeit"
 base=""
 if [ -n "${BASE:-}" ]; then
 	mkdir "$work/base"
@@ -170,8 +176,10 @@ for f in "$work/tall.txt" "$work/real.txt"; do
 	same "$work/foreach -c -j1 $f" "wc -l $f | sed 's/^ *//'"
 done
 
-# row CORPUS NAME OUTPUT COMMAND...: ROUNDS rounds of hyperfine over the commands (the
-# first is the tool), then one markdown table and its lines of cli.tsv.
+# row CORPUS NAME OUTPUT COMMAND...: the commands (the first is the tool) timed by
+# benchmarks/timeit.sh, ROUNDS x RUNS rounds, each running every command once in a rotated
+# order (hyperfine beside every run), then one markdown table and its lines of cli.tsv:
+# the rounds are taken RUNS at a time, as ROUNDS rounds of RUNS runs were before timeit.
 row() {
 	local corpus="$1" name="$2" output="$3" prepare=()
 	shift 3
@@ -180,49 +188,40 @@ row() {
 	fi
 	case "$output" in
 	null | pipe) ;;
-	*) prepare=(--prepare "sh -c 'rm -f $output && sync'") ;; # -N runs it without a shell too
+	*) prepare=(-prepare "sh -c 'rm -f $output && sync'") ;;
 	esac
-	local cmds=("$@") r id
-	id="row$((++nrow))"
-	for r in $(seq "$rounds"); do
-		if [ $((r % 2)) = 0 ]; then # the other order
-			local rev=() i
-			for ((i = ${#cmds[@]} - 1; i >= 0; i--)); do rev+=("${cmds[$i]}"); done
-			set -- "${rev[@]}"
-		else
-			set -- "${cmds[@]}"
-		fi
-		hyperfine -N -w 1 -r "$runs" "${prepare[@]}" --output="$output" --export-json "$work/$id.$r.json" "$@" >/dev/null
-	done
+	local id="row$((++nrow))"
+	timeit_row "$work/$id" -rounds "$((rounds * runs))" -output "$output" "${prepare[@]}" "$@"
 	echo
 	echo "### $corpus: $name"
 	echo
-	python3 - "$work" "$id" "$corpus" "$name" "$rounds" "${cmds[0]}" "$work/cli.tsv" <<'PY'
+	python3 - "$work" "$id" "$corpus" "$name" "$runs" "$work/cli.tsv" <<'PY'
 import json, statistics, sys
-work, id, corpus, name, rounds, tool, tsv = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6], sys.argv[7]
-times, cpu, med, order = {}, {}, {}, []
-for r in range(1, rounds + 1):
-    for res in json.load(open(f"{work}/{id}.{r}.json"))["results"]:
-        c = res["command"]
-        if c not in times:
-            times[c], cpu[c], med[c] = [], [], []
-        times[c] += res["times"]
-        cpu[c].append(res["user"] + res["system"])
-        med[c].append(statistics.median(res["times"]))
-order = [tool] + sorted((c for c in times if c != tool), key=lambda c: c.split()[0].endswith("-base"))
+work, id, corpus, name, runs, tsv = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6]
+cmds = json.load(open(f"{work}/{id}.json"))["commands"]
+# The medians of each group of RUNS consecutive rounds: what a round of RUNS runs gave.
+groups = lambda xs: [statistics.median(xs[i:i + runs]) for i in range(0, len(xs) - runs + 1, runs)]
+walls = {c["command"]: [r["wall"] for r in c["runs"]] for c in cmds}
+cpu = {c["command"]: [r["user"] + r["sys"] for r in c["runs"]] for c in cmds}
+tool = cmds[0]["command"]
+order = [tool] + sorted((c["command"] for c in cmds[1:]), key=lambda c: c.split()[0].endswith("-base"))
 short = lambda c: c.replace(work + "/", "").replace(".txt", "").replace("xargs -d '\\n' -n 2000 -a gotree.list", "xargs")
 print(f"| command | median wall [ms] | min–max [ms] | vs `{short(tool)}` [least–greatest round] | CPU user+sys [ms] |")
 print("|:---|---:|---:|---:|---:|")
 with open(tsv, "a") as out:
     for c in order:
-        t = times[c]
-        ratios = [m / b for m, b in zip(med[c], med[tool])]
+        t = walls[c]
+        ratios = [m / b for m, b in zip(groups(t), groups(walls[tool]))]
         ratio = statistics.median(ratios)
         spread = "" if c == tool else f" [{min(ratios):.2f}–{max(ratios):.2f}]"
         cp = statistics.median(cpu[c])
         print(f"| `{short(c)}` | {statistics.median(t)*1e3:.1f} | {min(t)*1e3:.1f}–{max(t)*1e3:.1f} | {ratio:.2f}×{spread} | {cp*1e3:.1f} |")
         out.write(f"{corpus}\t{name}\t{short(c)}\t{statistics.median(t):.6f}\t{ratio:.4f}\t{min(ratios):.4f}\t{max(ratios):.4f}\t{cp:.6f}\n")
 PY
+	echo
+	echo "Checked against hyperfine (every run timed by both; minor page faults, context switches):"
+	echo
+	sed "s|$work/||g; s|xargs -d '\\\\n' -n 2000 -a gotree.list|xargs|g" "$work/$id.md"
 }
 
 nrow=0
@@ -235,7 +234,8 @@ report="$work/cli.md"
 	echo "- Commit: $commit$([ -n "$base" ] && echo ", and foreach-base built from $base")"
 	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(uname -sr), $(go env GOVERSION); $(cat --version | head -n1), $(wc --version | head -n1 | sed 's/.*) //')"
 	echo "- Data, in the page cache: tall, \`go run ./testdata/gen --shape tall --size $size\` ($(wc -c <"$work/tall.txt") bytes, $(wc -l <"$work/tall.txt") lines); real, the Go distribution's .go files concatenated ($(wc -c <"$work/real.txt") bytes, $(wc -l <"$work/real.txt") lines); gotree, the same .go files where they are ($(wc -l <"$work/gotree.list") files, $(xargs -d '\n' -a "$work/gotree.list" cat | wc -c) bytes), named by \`xargs -d '\\n' -n 2000\` in path order"
-	echo "- Command: \`SIZE=$size ROUNDS=$rounds RUNS=$runs${rows:+ ROWS='$rows'}${BASE:+ BASE=$BASE} benchmarks/cli.sh\`: hyperfine, $rounds rounds of $runs runs per command (after one warm-up run), the commands in turn, in the other order every other round; wall: median over all runs; ratio: median of the rounds' ratios of medians [least–greatest]; CPU: user + system, hyperfine's mean per round, median over the rounds. Outputs checked against the tools' before timing."
+	echo "- Command: \`SIZE=$size ROUNDS=$rounds RUNS=$runs${rows:+ ROWS='$rows'}${BASE:+ BASE=$BASE} benchmarks/cli.sh\`${AGREE:+ (AGREE=$AGREE)}: $rounds rounds of $runs runs per command (after one warm-up run); wall: median over all runs; ratio: median of the rounds' ratios of medians [least–greatest]; CPU: user + system of the process tree, median. Outputs checked against the tools' before timing."
+	echo "- $(timeit_note)"
 	echo "- Load average (1, 5, 15 min): $load as the timing started, on $(nproc) cores (the script's own build and corpora count in it)"
 	for corpus in tall real; do
 		f="$work/$corpus.txt"

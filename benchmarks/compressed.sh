@@ -18,26 +18,33 @@
 #   5. with SWEEP=1, exactness: benchmarks/zindex-sweep.sh (every .gz of the machine read
 #      through an index against gzip -dc), its summary line recorded.
 #
-# ROUNDS rounds, each timing every contender of a row once, in a rotated order, after one
-# untimed run of each that also checks their outputs agree. Wall and CPU time (user+sys of
-# the process tree, from wait4); medians, and medians of the per-round ratios. The files
-# are made outside the lock and kept in WORK when it is set. The timings run under flock
-# LOCK (default /tmp/foreach-bench.lock; LOCK= for none); the load average before and after
-# is written with the figures, since the lock does not keep other work off the machine.
+# Every command is timed by benchmarks/timeit.sh (benchmarks/cmd/timeit): a whole process,
+# a tool's pipeline run as `bash -c 'TOOL -dc F | wc -l'`; ROUNDS rounds after one untimed
+# run of each, the contenders of a row in an order rotated every round, wall and CPU time
+# (user+sys of the process tree, from wait4), medians and medians of the per-round ratios.
+# hyperfine times every run too, and the two must agree within AGREE (10%) for every
+# command, or the script stops and keeps nothing; the report gives both. The outputs of
+# a row's contenders are checked equal before the timing. A row "pipe" times igzip's
+# pipeline beside its decode into /dev/null and beside the pipeline on one core: what the
+# pipe costs the tool (docs/performance.md, "Timing a tool"). The files are made outside
+# the lock and kept in WORK when it is set. The timings run under flock LOCK (default
+# /tmp/foreach-bench.lock; LOCK= for none); the load average before and after is written
+# with the figures, since the lock does not keep other work off the machine.
 #
 #   benchmarks/compressed.sh                           # ROUNDS=5
 #   WORK=/tmp/compressed ROUNDS=9 benchmarks/compressed.sh
-#   ROUNDS=1 benchmarks/compressed.sh                  # that it works
+#   ROUNDS=1 AGREE=0.5 benchmarks/compressed.sh        # that it works, on a busy machine
 #
-# Needs igzip, gzip, bgzip, lbzip2, pzstd, xz and python3. A tree with uncommitted changes is
-# measured as COMMIT+changes.
+# Needs igzip, gzip, bgzip, lbzip2, pzstd, xz, hyperfine, taskset and python3. A tree with
+# uncommitted changes is measured as COMMIT+changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . benchmarks/keep.sh
+. benchmarks/timeit.sh
 
 rounds="${ROUNDS:-5}"
 lock="${LOCK-/tmp/foreach-bench.lock}"
-for tool in igzip gzip bgzip lbzip2 pzstd xz python3; do
+for tool in igzip gzip bgzip lbzip2 pzstd xz hyperfine taskset python3; do
 	command -v "$tool" >/dev/null || { echo "compressed.sh: $tool is needed" >&2; exit 1; }
 done
 if [ -n "${WORK:-}" ]; then
@@ -49,6 +56,7 @@ else
 fi
 go build -o "$work/blocksbench" ./benchmarks/cmd/blocksbench
 go build -o "$work/foreach" ./cmd/foreach
+timeit_build "$work"
 commit="$(git rev-parse --short HEAD)"
 git diff --quiet HEAD -- . ':!benchmarks/results' || commit="$commit+changes"
 
@@ -72,67 +80,61 @@ cat "$work"/real.* "$work"/small.gz* >/dev/null
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
+# same ROW CMD...: the commands (each run by bash) print the same first word: the count.
+same() {
+	local row=$1 first="" c got
+	shift
+	for c in "$@"; do
+		got="$(bash -c "$c" | awk '{print $1; exit}')"
+		if [ -z "$first" ]; then
+			first=$got
+		elif [ "$got" != "$first" ]; then
+			echo "compressed.sh: $row: '$c' counts $got, '$1' $first" >&2
+			exit 1
+		fi
+	done
+}
+fe="$work/foreach"
+gz="$work/real.gz"
+same count "$fe -z -c -j 2 $gz" "igzip -dc $gz | wc -l" "$fe -z -c -j 1 $gz" "$fe -z -c -j 2 $work/noindex.gz"
+declare -A tools=([bgz]="bgzip -@2 -dc" [lbz2]="lbzip2 -n 2 -dc" [pzst]="pzstd -q -p 2 -dc" [xz]="xz -T2 -dc")
+for ext in bgz lbz2 pzst xz; do
+	same "$ext" "$fe -z -c -j 2 $work/real.$ext" "${tools[$ext]} $work/real.$ext | wc -l" "$fe -z -c -j 1 $work/real.$ext"
+done
+
 if [ -n "$lock" ]; then
 	exec 9>"$lock"
 	flock 9
 fi
 load_before="$(load)"
-python3 - "$work" "$rounds" >"$work/runs.json" <<'PY'
-import json, os, subprocess, sys, time
-
-work, rounds = sys.argv[1], int(sys.argv[2])
-fe = f"{work}/foreach"
-
-def run(argv):
-    """Runs argv, its output thrown away; returns wall and CPU seconds of the process tree."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"compressed.sh: {argv} failed")
-    return wall, ru.ru_utime + ru.ru_stime
-
-def output(argv):
-    return subprocess.run(argv, capture_output=True, check=True, text=True).stdout.split(" ")[0].strip()
-
-def row(name, cs, check=True):
-    if check:
-        outs = {n: output(a) for n, a in cs}
-        if len(set(outs.values())) != 1:
-            sys.exit(f"compressed.sh: {name}: the contenders disagree: {outs}")
-    else:
-        for _, a in cs:
-            run(a)
-    runs = {n: [] for n, _ in cs}
-    for i in range(rounds):
-        for n, a in cs[i % len(cs):] + cs[:i % len(cs)]:
-            runs[n].append(run(a))
-    print(json.dumps({"row": name, "runs": runs}))
-
-gz, small = f"{work}/real.gz", f"{work}/small.gz"
-row("count", [("foreach", [fe, "-z", "-c", "-j", "2", gz]),
-              ("igzip", ["sh", "-c", f"igzip -dc {gz} | wc -l"]),
-              ("seq", [fe, "-z", "-c", "-j", "1", gz]),
-              ("noindex", [fe, "-z", "-c", "-j", "2", f"{work}/noindex.gz"])])
-row("last", [("big", [fe, "-z", "--last", "10", gz]),
-             ("small", [fe, "-z", "--last", "10", small])], check=False)
-build = f"{work}/build.gz"
-row("index", [("build", ["sh", "-c", f"rm -f {build}.zidx && {fe} --index {build}"]),
-              ("decode", [fe, "-z", "-c", "-j", "1", f"{work}/noindex.gz"])], check=False)
-tools = {"bgz": "bgzip -@2 -dc", "lbz2": "lbzip2 -n 2 -dc", "pzst": "pzstd -q -p 2 -dc", "xz": "xz -T2 -dc"}
-for ext, tool in tools.items():
-    f = f"{work}/real.{ext}"
-    row(ext, [("foreach", [fe, "-z", "-c", "-j", "2", f]),
-              ("tool", ["sh", "-c", f"{tool} {f} | wc -l"]),
-              ("seq", [fe, "-z", "-c", "-j", "1", f])])
-sizes = {"gz": os.path.getsize(gz), "zidx": os.path.getsize(gz + ".zidx")}
-print(json.dumps({"row": "sizes", "sizes": sizes, "tools": tools}))
-PY
+timeit_row "$work/count" -names foreach,igzip,seq,noindex \
+	"$fe -z -c -j 2 $gz" "bash -c 'igzip -dc $gz | wc -l'" "$fe -z -c -j 1 $gz" "$fe -z -c -j 2 $work/noindex.gz"
+# The pipe's share of the tool's time: the same decode into /dev/null, and the pipeline
+# with both of its processes on one core (no wake-up crosses cores).
+timeit_row "$work/pipe" -names "igzip into wc -l,igzip into /dev/null,igzip into wc -l on one core" \
+	"bash -c 'igzip -dc $gz | wc -l'" "bash -c 'igzip -dc $gz >/dev/null'" "taskset -c 0 bash -c 'igzip -dc $gz | wc -l'"
+timeit_row "$work/last" -rounds "$((10 * rounds))" -names big,small "$fe -z --last 10 $gz" "$fe -z --last 10 $work/small.gz"
+timeit_row "$work/index" -names build,decode -prepare "rm -f $work/build.gz.zidx" \
+	"$fe --index $work/build.gz" "$fe -z -c -j 1 $work/noindex.gz"
+for ext in bgz lbz2 pzst xz; do
+	f="$work/real.$ext"
+	timeit_row "$work/$ext" -names foreach,tool,seq "$fe -z -c -j 2 $f" "bash -c '${tools[$ext]} $f | wc -l'" "$fe -z -c -j 1 $f"
+done
 load_after="$(load)"
 if [ -n "$lock" ]; then
 	flock -u 9
 fi
+python3 - "$work" "${tools[bgz]}" "${tools[lbz2]}" "${tools[pzst]}" "${tools[xz]}" >"$work/runs.json" <<'PY'
+import json, os, sys
+
+work, tools = sys.argv[1], dict(zip(("bgz", "lbz2", "pzst", "xz"), sys.argv[2:]))
+for row in ["count", "pipe", "last", "index"] + list(tools):
+    t = json.load(open(f"{work}/{row}.json"))
+    runs = {c["name"]: [(r["wall"], r["user"] + r["sys"]) for r in c["runs"]] for c in t["commands"]}
+    print(json.dumps({"row": row, "runs": runs}))
+sizes = {"gz": os.path.getsize(f"{work}/real.gz"), "zidx": os.path.getsize(f"{work}/real.gz.zidx")}
+print(json.dumps({"row": "sizes", "sizes": sizes, "tools": tools}))
+PY
 sweep=""
 if [ "${SWEEP:-}" = 1 ]; then
 	sweep="$(benchmarks/zindex-sweep.sh 2>&1 | grep -E 'files|FAIL|^ok' | tr '\n' ' ')"
@@ -146,7 +148,8 @@ out="$work/compressed.md"
 	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(go env GOOS)/$(go env GOARCH), $(go env GOVERSION)"
 	echo "- Load average (1, 5, 15 min) before the timings: $load_before; after: $load_after"
 	echo "- Data: real.txt, the Go distribution's .go files concatenated in path order to 128 MiB; \`gzip -6\` (indexed by \`foreach --index\`), \`bgzip -@2\`, \`lbzip2 -n 2\`, \`pzstd -p 2\`, \`xz -T2\`; small.gz its first MiB; in the page cache"
-	echo "- Command: \`benchmarks/compressed.sh\` (ROUNDS=$rounds)"
+	echo "- Command: \`ROUNDS=$rounds${AGREE:+ AGREE=$AGREE} benchmarks/compressed.sh\`"
+	echo "- $(timeit_note)"
 	if [ -n "$sweep" ]; then
 		echo "- Exactness (\`benchmarks/zindex-sweep.sh\`): $sweep"
 	fi
@@ -207,6 +210,18 @@ print("|---:|---:|")
 for n in (2, 8, 32):
     print(f"| {n} | {one / min(n, 32) + fixed:.0f} |")
 PY
+	echo
+	echo "## Checked against hyperfine"
+	echo
+	echo "Every row as timeit reported it, with hyperfine's timing of the same runs' neighbours"
+	echo "(\`hyperfine -N -r 1\` right after each of timeit's runs), minor page faults and context"
+	echo "switches (medians):"
+	for row in count pipe last index bgz lbz2 pzst xz; do
+		echo
+		echo "### $row"
+		echo
+		sed "s|$work/||g" "$work/$row.md"
+	done
 } >"$out"
 keep_results "$commit" "$out"
 cat "$out"

@@ -2,7 +2,8 @@
 # Measures reading from the end (issue 30's goals) and writes benchmarks/results/fromend.md
 # (and history/fromend-COMMIT.md):
 #
-#   foreach --reverse F     vs  tac F              (F: 256 MiB of tall lines, and of real text)
+#   foreach --reverse F     vs  tac F              (F: 256 MiB of tall lines, and of real text;
+#                                                   real also into a file)
 #   foreach --last 10 F     vs  tail -n 10 F       (F: real text of 256 MiB, and of 1 MiB;
 #                                                   the command's start-up: an empty file)
 #   NewBackward Views       vs  forward Views      (go run ./benchmarks/cmd/fromend: side by
@@ -11,21 +12,25 @@
 #
 # The corpora are those of benchmarks/cli.sh: tall from testdata/gen, real the Go
 # distribution's .go files concatenated. Before any timing, each foreach output is
-# checked against its tool's, byte for byte. Each row runs ROUNDS rounds of RUNS runs per
-# command (hyperfine), the commands in turn, in the other order every other round; the
-# report gives each command's median wall time, its ratio to the first command (the
-# median of the rounds' ratios of medians, with the least and greatest), and its CPU time
-# (user + system, hyperfine's mean per round, median over the rounds). The machine's load
+# checked against its tool's, byte for byte. Each row is timed by benchmarks/timeit.sh
+# (benchmarks/cmd/timeit: ROUNDS x RUNS rounds, each running every command once in an
+# order rotated every round; hyperfine times every run too, and the two must agree within
+# AGREE, 10%, or the script stops); the report gives each command's median wall time, its
+# ratio to the first command (the median of the ratios of medians of RUNS rounds at a
+# time, with the least and greatest), its CPU time (user + system of the process tree,
+# from wait4, median), and each row's table as timeit gave it. The machine's load
 # average is recorded before and after: on a shared machine, CPU time is the figure to
 # compare.
 #
 #   benchmarks/fromend.sh                    # SIZE=256MiB ROUNDS=5 RUNS=5
+#   SIZE=16MiB ROUNDS=1 RUNS=2 AGREE=9 benchmarks/fromend.sh   # that it works, on a busy machine
 #
 # The command is built from the commit HEAD (git archive). The timing holds
 # /tmp/foreach-bench.lock, as benchmarks/cli.sh does. Needs hyperfine, python3, GNU coreutils.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . benchmarks/keep.sh
+. benchmarks/timeit.sh
 
 lock=/tmp/foreach-bench.lock
 if [ -z "${FOREACH_BENCH_LOCKED:-}" ]; then
@@ -45,6 +50,8 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/src"
 git archive HEAD | tar -x -C "$work/src"
 (cd "$work/src" && go build -o "$work/foreach" ./cmd/foreach && go build -o "$work/fromend" ./benchmarks/cmd/fromend)
+(cd "$work/src" && timeit_build "$work")
+export TIMEIT="$work/timeit"
 
 # real SIZE FILE: the Go distribution's .go files concatenated, cut at the first line end
 # past SIZE bytes (internal/measure/contend/corpora.go's recipe).
@@ -82,45 +89,39 @@ done
 same "$f --last 10 $work/real.txt" "tail -n 10 $work/real.txt"
 same "$f --last 10 $work/real-1MiB.txt" "tail -n 10 $work/real-1MiB.txt"
 
-# row NAME COMMAND...: ROUNDS rounds of hyperfine over the commands, then a table.
+# row NAME COMMAND...: the commands timed by benchmarks/timeit.sh, ROUNDS x RUNS rounds
+# in a rotated order (hyperfine beside every run), then a table: the rounds are taken RUNS
+# at a time, as ROUNDS rounds of RUNS runs were before timeit.
 row() {
-	local name="$1" r
+	local name="$1"
 	shift
-	local cmds=("$@")
-	for r in $(seq "$rounds"); do
-		if [ $((r % 2)) = 0 ]; then
-			local rev=() i
-			for ((i = ${#cmds[@]} - 1; i >= 0; i--)); do rev+=("${cmds[$i]}"); done
-			set -- "${rev[@]}"
-		else
-			set -- "${cmds[@]}"
-		fi
-		hyperfine -N -w 1 -r "$runs" --export-json "$work/row.$r.json" "$@" >/dev/null
-	done
+	nrow=$((nrow + 1))
+	timeit_row "$work/row$nrow" -rounds "$((rounds * runs))" "$@"
 	echo
 	echo "### $name"
 	echo
-	python3 - "$work" "$rounds" "${cmds[0]}" <<'PY'
+	python3 - "$work/row$nrow.json" "$work" "$runs" <<'PY'
 import json, statistics, sys
-work, rounds, first = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-times, cpu, med = {}, {}, {}
-for r in range(1, rounds + 1):
-    for res in json.load(open(f"{work}/row.{r}.json"))["results"]:
-        c = res["command"]
-        times.setdefault(c, []).extend(res["times"])
-        cpu.setdefault(c, []).append(res["user"] + res["system"])
-        med.setdefault(c, []).append(statistics.median(res["times"]))
-order = [first] + [c for c in times if c != first]
+cmds, work, runs = json.load(open(sys.argv[1]))["commands"], sys.argv[2], int(sys.argv[3])
+groups = lambda xs: [statistics.median(xs[i:i + runs]) for i in range(0, len(xs) - runs + 1, runs)]
+walls = {c["command"]: [r["wall"] for r in c["runs"]] for c in cmds}
+cpu = {c["command"]: [r["user"] + r["sys"] for r in c["runs"]] for c in cmds}
+first = cmds[0]["command"]
 short = lambda c: c.replace(work + "/", "").replace(".txt", "")
 print(f"| command | median wall [ms] | vs `{short(first)}` [least–greatest round] | CPU user+sys [ms] | CPU vs `{short(first)}` |")
 print("|:---|---:|---:|---:|---:|")
-for c in order:
-    ratios = [m / b for m, b in zip(med[c], med[first])]
+for c in walls:
+    ratios = [m / b for m, b in zip(groups(walls[c]), groups(walls[first]))]
     spread = "" if c == first else f" [{min(ratios):.2f}–{max(ratios):.2f}]"
     cp, cp0 = statistics.median(cpu[c]), statistics.median(cpu[first])
-    print(f"| `{short(c)}` | {statistics.median(times[c])*1e3:.1f} | {statistics.median(ratios):.2f}×{spread} | {cp*1e3:.1f} | {cp/cp0:.2f}× |")
+    print(f"| `{short(c)}` | {statistics.median(walls[c])*1e3:.1f} | {statistics.median(ratios):.2f}×{spread} | {cp*1e3:.1f} | {cp/cp0:.2f}× |")
 PY
+	echo
+	echo "Checked against hyperfine (every run timed by both; minor page faults, context switches):"
+	echo
+	sed "s|$work/||g" "$work/row$nrow.md"
 }
+nrow=0
 
 report="$work/fromend.md"
 {
@@ -129,10 +130,12 @@ report="$work/fromend.md"
 	echo "- Commit: $commit"
 	echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, $(uname -sr), $(go env GOVERSION); $(tac --version | head -n1), $(tail --version | head -n1)"
 	echo "- Data, in the page cache: tall ($(wc -c <"$work/tall.txt") bytes, $(wc -l <"$work/tall.txt") lines), real ($(wc -c <"$work/real.txt") bytes, $(wc -l <"$work/real.txt") lines), real-1MiB ($(wc -c <"$work/real-1MiB.txt") bytes)"
-	echo "- Command: \`SIZE=$size ROUNDS=$rounds RUNS=$runs benchmarks/fromend.sh\`"
+	echo "- Command: \`SIZE=$size ROUNDS=$rounds RUNS=$runs${AGREE:+ AGREE=$AGREE} benchmarks/fromend.sh\`"
+	echo "- $(timeit_note)"
 	echo "- Load average (1, 5, 15 min) as the timing started: $(cut -d' ' -f1-3 /proc/loadavg), on $(nproc) cores"
 	row "--reverse, tall" "tac $work/tall.txt" "$f --reverse $work/tall.txt"
 	row "--reverse, real" "tac $work/real.txt" "$f --reverse $work/real.txt"
+	row "--reverse, real, into a file" -output "$work/out.txt" -prepare "rm -f $work/out.txt" "tac $work/real.txt" "$f --reverse $work/real.txt"
 	row "--last 10" "tail -n 10 $work/real.txt" "$f --last 10 $work/real.txt" "$f --last 10 $work/real-1MiB.txt" "$f --last 10 $work/empty.txt"
 	echo
 	echo "### NewBackward Views against forward Views (\`fromend -rounds $rounds\`)"

@@ -51,11 +51,19 @@ func (b *batch) record(i int) []byte {
 	if b.long != nil {
 		return b.long
 	}
+	return clone(b.view(i))
+}
+
+// view returns record i where it lies in the batch, valid until the batch is reused.
+func (b *batch) view(i int) []byte {
+	if b.long != nil {
+		return b.long
+	}
 	lo := 0
 	if i > 0 {
 		lo = b.ends[i-1]
 	}
-	return clone(b.block[lo:b.ends[i]])
+	return b.block[lo:b.ends[i]]
 }
 
 // clone returns an exact-size copy of p (len == cap) that shares memory with nothing: a
@@ -67,13 +75,18 @@ func clone(p []byte) []byte {
 	return c
 }
 
-// each calls fn on every record of b, until fn fails or the group halts.
-func (b *batch) each(g *group, fn recordFunc) error {
+// each calls fn on every record of b, until fn fails or the group halts: on a copy of
+// each, or with borrows on the record where it lies in b.
+func (b *batch) each(g *group, fn recordFunc, borrows bool) error {
 	for i := range b.len() {
 		if g.over() {
 			return nil
 		}
-		if err := fn(b.record(i), b.offs[i]); err != nil {
+		rec := b.view(i)
+		if !borrows && b.long == nil { // a long record is a copy of its own already
+			rec = clone(rec)
+		}
+		if err := fn(rec, b.offs[i]); err != nil {
 			return err
 		}
 	}

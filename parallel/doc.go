@@ -2,7 +2,8 @@
 // goroutines at once, built on package linereader's exported API: Foreach calls it on
 // every record in no particular order, Map gives its results back in input order, and
 // Fold gives every worker an accumulator of its own and merges them, so that counting
-// or grouping records uses every core with nothing shared.
+// or grouping records uses every core with nothing shared; FoldViews does the same with
+// each record borrowed rather than copied, for a fn that keeps nothing of it.
 //
 // Use it when the work per record costs more than reading the record (parsing JSON,
 // matching, hashing); a light loop body is as fast in a plain linereader loop, on one

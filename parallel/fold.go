@@ -25,13 +25,40 @@ import (
 // with the zero S. When ctx is done the workers stop and Fold returns ctx's error. A
 // panic in fn or init is raised again in the caller's goroutine as a *Panic, as Foreach
 // does. No goroutine outlives the call.
+//
+// When fn keeps nothing of a record past its return (it counts, parses into values of
+// its own, looks keys up), FoldViews does the same work without copying every record.
 func Fold[S any](ctx context.Context, name string, opt linereader.Options, workers int,
 	init func() S, fn func(acc S, rec []byte, off int64) (S, error), merge func(a, b S) S) (S, error) {
+	return fold(ctx, name, opt, workers, init, fn, merge, false)
+}
+
+// FoldViews is Fold with each record borrowed, as Reader.Views borrows it: rec lies in a
+// buffer of the worker's Reader, or of the batch it was handed, and is valid only until
+// fn returns; the next record overwrites it. fn must not keep rec or any slice of it (a
+// key taken from it is string(rec[i:j]), a copy; json.Unmarshal and strconv copy what
+// they keep). Everything else is Fold's: the same records, offsets, order (none), errors,
+// cancellation, panics and goroutines.
+//
+// What it saves is a copy of every record: an allocation of its size, and the garbage
+// collector's work for it, which on a loop that allocates little else of its own keeps
+// the collector's cycles frequent (docs/parallel.md has the figures for JSON lines). It
+// does not save the copy into a batch where the file is read by one goroutine and handed
+// out (compressed input without an index, a FIFO, options that cannot be cut into
+// sections): there the batch is the workers' only copy, and fn borrows from it.
+func FoldViews[S any](ctx context.Context, name string, opt linereader.Options, workers int,
+	init func() S, fn func(acc S, rec []byte, off int64) (S, error), merge func(a, b S) S) (S, error) {
+	return fold(ctx, name, opt, workers, init, fn, merge, true)
+}
+
+// fold is Fold, and with borrows FoldViews.
+func fold[S any](ctx context.Context, name string, opt linereader.Options, workers int,
+	init func() S, fn func(acc S, rec []byte, off int64) (S, error), merge func(a, b S) S, borrows bool) (S, error) {
 	var (
 		mu   sync.Mutex
 		accs []*padded[S] // the accumulator of every worker that saw its last record
 	)
-	err := run(ctx, name, opt, workers, func() (recordFunc, func()) {
+	err := run(ctx, name, opt, workers, worker{borrows: borrows, start: func() (recordFunc, func()) {
 		acc := &padded[S]{v: init()}
 		step := func(rec []byte, off int64) error {
 			var err error
@@ -43,7 +70,7 @@ func Fold[S any](ctx context.Context, name string, opt linereader.Options, worke
 			accs = append(accs, acc)
 			mu.Unlock()
 		}
-	})
+	}})
 	var zero S
 	if err != nil || len(accs) == 0 {
 		return zero, err

@@ -19,8 +19,23 @@ import (
 type recordFunc func(rec []byte, off int64) error
 
 // worker makes the recordFunc of one worker, on that worker's goroutine before its first
-// record, and the done to call once it has had its last record without failing.
-type worker func() (fn recordFunc, done func())
+// record, and the done to call once it has had its last record without failing; and it
+// says whether that fn keeps the records it is given.
+type worker struct {
+	start func() (fn recordFunc, done func())
+	// borrows: fn keeps no record past its return (FoldViews), so each is handed to it
+	// where it lies, in a Reader's buffer or a batch, valid until fn returns. Otherwise
+	// (Foreach, Fold) each record is a copy of its own, made on the worker's goroutine.
+	borrows bool
+}
+
+// hand returns rec as the worker's fn is to get it: itself, or a copy of its own.
+func (w worker) hand(rec []byte) []byte {
+	if w.borrows {
+		return rec
+	}
+	return clone(rec)
+}
 
 const (
 	// A regular file is cut into about sectionsPerWorker sections per worker, taken in
@@ -74,7 +89,7 @@ const (
 //     (by other workers) and records before it may not have been: only a sequential
 //     loop stops at an exact record. The error returned is the first to happen.
 func Foreach(ctx context.Context, name string, opt linereader.Options, workers int, fn func(rec []byte, off int64) error) error {
-	return run(ctx, name, opt, workers, func() (recordFunc, func()) { return fn, nil })
+	return run(ctx, name, opt, workers, worker{start: func() (recordFunc, func()) { return fn, nil }})
 }
 
 // numWorkers is the number of workers asked for: workers < 1 means GOMAXPROCS.
@@ -215,13 +230,13 @@ func inline(ctx context.Context, in input, opt linereader.Options, w worker) err
 	})
 	defer haltOn(ctx, g)()
 	guard(func() {
-		fn, done := w()
+		fn, done := w.start()
 		r := linereader.New(in.src, opt)
 		for rec := range r.Views() {
 			if g.over() {
 				return
 			}
-			if err := fn(clone(rec), r.Offset()); err != nil {
+			if err := fn(w.hand(rec), r.Offset()); err != nil {
 				g.fail(err)
 				return
 			}
@@ -253,7 +268,7 @@ func inSections(ctx context.Context, ra io.ReaderAt, spans []linereader.Span, op
 	queue := sections.NewQueue(len(spans))
 	for range min(workers, len(spans)) {
 		g.run(func() {
-			fn, done := w()
+			fn, done := w.start()
 			for !g.over() {
 				k, ok := queue.Take()
 				if !ok {
@@ -262,7 +277,7 @@ func inSections(ctx context.Context, ra io.ReaderAt, spans []linereader.Span, op
 					}
 					return
 				}
-				if err := readSection(ra, spans[k], opt, g, fn); err != nil {
+				if err := readSection(ra, spans[k], opt, g, fn, w); err != nil {
 					g.fail(err)
 					return
 				}
@@ -272,10 +287,10 @@ func inSections(ctx context.Context, ra io.ReaderAt, spans []linereader.Span, op
 	return g.wait()
 }
 
-// readSection calls fn on each record of the section sp of ra. Its Reader's buffer is no
-// larger than the section needs at first: a small section of a small file then costs
-// little more than its bytes.
-func readSection(ra io.ReaderAt, sp linereader.Span, opt linereader.Options, g *group, fn recordFunc) error {
+// readSection calls fn on each record of the section sp of ra, as w hands it. Its
+// Reader's buffer is no larger than the section needs at first: a small section of a
+// small file then costs little more than its bytes.
+func readSection(ra io.ReaderAt, sp linereader.Span, opt linereader.Options, g *group, fn recordFunc, w worker) error {
 	size := opt.BufferSize
 	if size == 0 {
 		size = linereader.DefaultBufferSize
@@ -286,7 +301,7 @@ func readSection(ra io.ReaderAt, sp linereader.Span, opt linereader.Options, g *
 		if g.over() {
 			return nil
 		}
-		if err := fn(clone(rec), r.Offset()); err != nil {
+		if err := fn(w.hand(rec), r.Offset()); err != nil {
 			return err
 		}
 	}
@@ -340,11 +355,11 @@ func inBatches(ctx context.Context, in input, opt linereader.Options, workers in
 // batchWorker is one worker of inBatches: it calls fn on the records of each batch it
 // takes, until the batches end.
 func batchWorker(g *group, work <-chan *batch, pool batchPool, size *sizer, w worker) {
-	fn, done := w()
+	fn, done := w.start()
 	for b := range work {
 		if !g.halted.Load() {
 			t0 := time.Now()
-			err := b.each(g, fn)
+			err := b.each(g, fn, w.borrows)
 			size.observe(time.Since(t0), b.len())
 			if err != nil {
 				g.fail(err)

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dustin/go-humanize"
+	"github.com/foreachio/foreach/internal/bytesize"
 )
 
 // barEvery is how often the bar is redrawn at most: often enough to look alive, seldom
@@ -97,14 +97,14 @@ func (b *bar) line(t time.Time) string {
 	elapsed := t.Sub(b.start).Seconds()
 	rate := ""
 	if elapsed > 0 {
-		rate = humanize.IBytes(uint64(float64(b.done)/elapsed)) + "/s"
+		rate = bytesize.IEC(uint64(float64(b.done)/elapsed)) + "/s"
 	}
 	head := "foreach"
 	if b.name != "" {
 		head += ": " + b.name
 	}
 	if b.total < 0 {
-		return fmt.Sprintf("%s  %s  %s", head, humanize.IBytes(uint64(b.done)), rate)
+		return fmt.Sprintf("%s  %s  %s", head, bytesize.IEC(uint64(b.done)), rate)
 	}
 	frac := 1.0
 	if b.total > 0 {
@@ -118,5 +118,5 @@ func (b *bar) line(t time.Time) string {
 		left = "  " + rest.Round(time.Second).String() + " left"
 	}
 	return fmt.Sprintf("%s %3d%% [%s] %s / %s  %s%s", head, int(frac*100), gauge,
-		humanize.IBytes(uint64(b.done)), humanize.IBytes(uint64(b.total)), rate, left)
+		bytesize.IEC(uint64(b.done)), bytesize.IEC(uint64(b.total)), rate, left)
 }

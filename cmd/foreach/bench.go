@@ -30,10 +30,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/dustin/go-humanize"
-	"github.com/spf13/pflag"
 	"golang.org/x/exp/stats"
 
+	"github.com/foreachio/foreach/internal/bytesize"
+	"github.com/foreachio/foreach/internal/cliflag"
 	"github.com/foreachio/foreach/internal/measure/contend"
 	"github.com/foreachio/foreach/internal/measure/corpus"
 	"github.com/foreachio/foreach/linereader"
@@ -79,7 +79,7 @@ type benchRaw struct {
 	help               bool
 }
 
-func newBenchFlagSet(raw *benchRaw) *pflag.FlagSet {
+func newBenchFlagSet(raw *benchRaw) *cliflag.FlagSet {
 	fs := newFlags("foreach bench")
 	raw.runs, raw.size, raw.buffer = "7", "16MiB", "64KiB"
 	fs.Var(typed{&raw.runs, "N"}, "runs", "timed runs of each contender on each file")
@@ -94,7 +94,7 @@ func parseBenchArgs(args []string) (cfg *benchConfig, help bool, err error) {
 	var raw benchRaw
 	fs := newBenchFlagSet(&raw)
 	if err := fs.Parse(args); err != nil {
-		if err = flagError(err); errors.Is(err, pflag.ErrHelp) {
+		if err = flagError(err); errors.Is(err, cliflag.ErrHelp) {
 			return nil, true, nil
 		}
 		return nil, false, err
@@ -283,7 +283,7 @@ func benchFile(w io.Writer, name, display string, cfg *benchConfig) (fileCompari
 	}
 	ref := samples[0][0].res
 	fmt.Fprintf(w, "%s: %s, %s, longest %s\n", display,
-		humanize.IBytes(uint64(size)), plural(ref.Records, "record"), humanize.IBytes(uint64(ref.Longest)))
+		bytesize.IEC(uint64(size)), plural(ref.Records, "record"), bytesize.IEC(uint64(ref.Longest)))
 	baseIdx := slices.IndexFunc(contenders, func(c contender) bool { return c.name == baseline })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "contender\tMB/s\tmin–max\tallocs/record\tgrowths/run\tvs Scanner+copy\tverdict\t\n")

@@ -8,9 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dustin/go-humanize"
-	"github.com/spf13/pflag"
-
+	"github.com/foreachio/foreach/internal/bytesize"
+	"github.com/foreachio/foreach/internal/cliflag"
 	"github.com/foreachio/foreach/internal/escape"
 	"github.com/foreachio/foreach/linereader"
 )
@@ -147,7 +146,7 @@ type rawFlags struct {
 
 // newFlagSet defines the flags of the main command on cfg, and on raw for the values
 // that are checked after parsing.
-func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
+func newFlagSet(cfg *config, raw *rawFlags) *cliflag.FlagSet {
 	fs := newFlags("foreach")
 	raw.sep = `\n`
 	fs.VarP(typed{&raw.sep, "STR"}, "sep", "s", "record separator")
@@ -191,17 +190,12 @@ func newFlagSet(cfg *config, raw *rawFlags) *pflag.FlagSet {
 	return fs
 }
 
-// newFlags is an empty flag set that reports errors to its caller only.
-func newFlags(name string) *pflag.FlagSet {
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SortFlags = false
-	fs.SetOutput(discard{})
-	return fs
-}
+// newFlags is an empty flag set: errors go to its caller only.
+func newFlags(name string) *cliflag.FlagSet { return cliflag.NewFlagSet(name) }
 
 // typed is a flag whose value is kept as typed and checked after parsing. Its type
-// names the value in the help (STR, SIZE, N), and its default is shown as typed: pflag
-// would show a string flag's default \n quoted as a Go string, "\\n".
+// names the value in the help (STR, SIZE, N), and its default is shown as typed: a
+// string flag's default \n would be shown quoted as a Go string, "\\n".
 type typed struct {
 	s   *string
 	typ string
@@ -255,7 +249,7 @@ func usage() string {
 	return usageHead + newFlagSet(&config{}, &raw).FlagUsagesWrapped(80) + usageTail
 }
 
-// parseArgs parses and validates the command line. It returns pflag.ErrHelp for
+// parseArgs parses and validates the command line. It returns cliflag.ErrHelp for
 // --help, errVersion for --version, and a *usageError for anything wrong.
 func parseArgs(args []string) (*config, error) {
 	cfg := &config{}
@@ -265,7 +259,7 @@ func parseArgs(args []string) (*config, error) {
 		return nil, flagError(err)
 	}
 	if raw.help {
-		return nil, pflag.ErrHelp
+		return nil, cliflag.ErrHelp
 	}
 	if raw.version {
 		return nil, errVersion
@@ -318,7 +312,7 @@ func indexFlags(cfg *config) error {
 }
 
 // records sets the separator and --ors from their escapes.
-func (cfg *config) records(fs *pflag.FlagSet, raw *rawFlags) error {
+func (cfg *config) records(fs *cliflag.FlagSet, raw *rawFlags) error {
 	switch {
 	case fs.Changed("sep") && raw.null:
 		// Both choose Options.Sep, so Validate cannot see the conflict.
@@ -360,7 +354,7 @@ func tooLongArg(value string) (linereader.TooLong, error) {
 
 // sizes sets --limit, --max-record, --too-long, --buffer and --jobs. Zero means "none" or "the
 // default" to the library; on the command line it is refused where it would surprise.
-func (cfg *config) sizes(fs *pflag.FlagSet, raw *rawFlags) error {
+func (cfg *config) sizes(fs *cliflag.FlagSet, raw *rawFlags) error {
 	var err error
 	if fs.Changed("limit") {
 		if cfg.opt.Limit, err = sizeArg("limit", raw.limit, 1); err != nil {
@@ -406,7 +400,7 @@ func sizeArg(flag, value string, least int) (int, error) {
 
 // optionsError turns the first fault Options.Validate found into a usage error that
 // names the flags behind the fields at fault.
-func optionsError(err error, fs *pflag.FlagSet, raw *rawFlags) error {
+func optionsError(err error, fs *cliflag.FlagSet, raw *rawFlags) error {
 	var oe *linereader.OptionsError
 	if !errors.As(err, &oe) {
 		return err // nil, or not a fault of the options' fields
@@ -448,7 +442,7 @@ func flagOf(field string, raw *rawFlags) string {
 
 // noEffect reports a flag that would change nothing in the mode the others choose:
 // silently accepting it would let a user believe it did something.
-func noEffect(fs *pflag.FlagSet, cfg *config) error {
+func noEffect(fs *cliflag.FlagSet, cfg *config) error {
 	if cfg.count {
 		for _, name := range []string{"number", "with-filename", "chomp", "ors"} {
 			if fs.Changed(name) {
@@ -475,43 +469,36 @@ func noEffect(fs *pflag.FlagSet, cfg *config) error {
 	return nil
 }
 
-// flagError turns pflag's parse errors into GNU getopt's messages; anything else is
-// already a usage error of ours. --help is passed on. The option is quoted as values
-// are (quoteValue): getopt prints it as typed, and a newline in it would break the
-// message's one line.
+// flagError turns the parser's errors (internal/cliflag) into GNU getopt's messages;
+// anything else is already a usage error of ours. --help is passed on. The option is
+// quoted as values are (quoteValue): getopt prints it as typed, and a newline in it would
+// break the message's one line.
 func flagError(err error) error {
-	var (
-		unknown  *pflag.NotExistError
-		needsArg *pflag.ValueRequiredError
-		badValue *pflag.InvalidValueError
-		syntax   *pflag.InvalidSyntaxError
-	)
+	var e *cliflag.Error
 	switch {
-	case errors.Is(err, pflag.ErrHelp):
+	case errors.Is(err, cliflag.ErrHelp):
 		return err
-	case errors.As(err, &unknown):
-		if unknown.GetSpecifiedShortnames() != "" {
-			return usagef("invalid option -- %s", quoteValue(unknown.GetSpecifiedName()))
+	case !errors.As(err, &e):
+		return &usageError{strings.ReplaceAll(err.Error(), "\n", `\n`)} // one line whatever it says
+	case e.Kind == cliflag.Unknown && e.Short:
+		return usagef("invalid option -- %s", quoteValue(e.Name))
+	case e.Kind == cliflag.Unknown:
+		return usagef("unrecognized option %s", quoteValue("--"+e.Name))
+	case e.Kind == cliflag.NeedsValue && e.Short:
+		return usagef("option requires an argument -- %s", quoteValue(e.Name))
+	case e.Kind == cliflag.NeedsValue:
+		return usagef("option %s requires an argument", quoteValue("--"+e.Name))
+	case e.Kind == cliflag.BadValue:
+		why := e.Err.Error()
+		if errors.Is(e.Err, strconv.ErrSyntax) {
+			why = errNotBool.Error() // a bool flag's own value, refused by strconv
 		}
-		return usagef("unrecognized option %s", quoteValue("--"+unknown.GetSpecifiedName()))
-	case errors.As(err, &needsArg):
-		if needsArg.GetSpecifiedShortnames() != "" {
-			return usagef("option requires an argument -- %s", quoteValue(needsArg.GetSpecifiedName()))
-		}
-		return usagef("option %s requires an argument", quoteValue("--"+needsArg.GetSpecifiedName()))
-	case errors.As(err, &badValue):
-		why := errNotBool.Error() // pflag's own bool flags, whose cause is strconv's
-		if c := errors.Unwrap(badValue); c != nil && !errors.Is(c, strconv.ErrSyntax) {
-			why = c.Error()
-		}
-		return invalidArg(badValue.GetFlag().Name, badValue.GetValue(), why)
-	case errors.As(err, &syntax):
-		return usagef("unrecognized option %s", quoteValue(syntax.GetSpecifiedFlag()))
+		return invalidArg(e.Flag.Name, e.Value, why)
 	}
-	return &usageError{strings.ReplaceAll(err.Error(), "\n", `\n`)} // one line whatever it says
+	return usagef("unrecognized option %s", quoteValue(e.Arg))
 }
 
-// parseSize parses a byte count such as 4096, 64KiB or 1G with go-humanize.
+// parseSize parses a byte count such as 4096, 64KiB or 1G (internal/bytesize).
 func parseSize(s string) (int, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -520,7 +507,7 @@ func parseSize(s string) (int, error) {
 	if strings.HasPrefix(s, "-") {
 		return 0, errors.New("negative size")
 	}
-	n, err := humanize.ParseBytes(s)
+	n, err := bytesize.Parse(s)
 	if err != nil {
 		return 0, errors.New("not a size (examples: 4096, 64KiB, 1G)")
 	}

@@ -9,9 +9,8 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/spf13/pflag"
-
 	"github.com/foreachio/foreach/follow"
+	"github.com/foreachio/foreach/internal/cliflag"
 )
 
 // following is -f's state: the Many that follows every FILE and pattern at once (one
@@ -193,7 +192,7 @@ func (fl *following) save() {
 // followFlags checks the flags that --follow, --from-end, --state and --max-open
 // combine with. Following reads named files that never end: a count, decompression,
 // standard input, a whole-input record and a progress bar make no sense with it.
-func followFlags(fs *pflag.FlagSet, cfg *config) error {
+func followFlags(fs *cliflag.FlagSet, cfg *config) error {
 	if !cfg.follow {
 		switch {
 		case cfg.fromEnd:

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/pflag"
+	"github.com/foreachio/foreach/internal/cliflag"
 )
 
 // FuzzFlags: whatever the command line, parseArgs does not panic; what it refuses, run
@@ -35,7 +35,7 @@ func FuzzFlags(f *testing.F) {
 		_, err := parseArgs(args)
 		var ue *usageError
 		switch {
-		case err == nil, errors.Is(err, pflag.ErrHelp), errors.Is(err, errVersion):
+		case err == nil, errors.Is(err, cliflag.ErrHelp), errors.Is(err, errVersion):
 			return
 		case !errors.As(err, &ue):
 			t.Fatalf("parseArgs(%q): %v (%T), not a usage error", args, err, err)

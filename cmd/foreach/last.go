@@ -7,8 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spf13/pflag"
-
+	"github.com/foreachio/foreach/internal/cliflag"
 	"github.com/foreachio/foreach/internal/decompress"
 	"github.com/foreachio/foreach/internal/ztext"
 	"github.com/foreachio/foreach/linereader"
@@ -49,7 +48,7 @@ func (v lastValue) Set(s string) error {
 
 // fromEndFlags checks the flags that --last and --reverse combine with. --last with
 // --follow is --follow's (follow.go).
-func fromEndFlags(fs *pflag.FlagSet, cfg *config) error {
+func fromEndFlags(fs *cliflag.FlagSet, cfg *config) error {
 	switch {
 	case cfg.last >= 0 && cfg.count && !cfg.follow:
 		return usagef("--last cannot be used with --count")

@@ -9,8 +9,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/spf13/pflag"
-
+	"github.com/foreachio/foreach/internal/cliflag"
 	"github.com/foreachio/foreach/linereader"
 )
 
@@ -27,7 +26,7 @@ func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, outSize i
 	}
 	cfg, err := parseArgs(args)
 	switch {
-	case errors.Is(err, pflag.ErrHelp):
+	case errors.Is(err, cliflag.ErrHelp):
 		fmt.Fprint(stdout, usage())
 		return 0
 	case errors.Is(err, errVersion):

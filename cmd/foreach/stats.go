@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dustin/go-humanize"
+	"github.com/foreachio/foreach/internal/bytesize"
 )
 
 // printStats writes the --stats summary line on standard error, e.g.
@@ -15,12 +15,12 @@ import (
 // "(1 compressed file: 120 MiB decompressed to 1.2 GiB, ratio 10.2)".
 func (c *command) printStats() {
 	elapsed := time.Since(c.start)
-	size := humanize.IBytes(uint64(c.tot.bytes))
+	size := bytesize.IEC(uint64(c.tot.bytes))
 	if c.tot.compressedFiles > 0 {
 		// -z: what the compressed inputs took on disk against what they gave.
 		size += fmt.Sprintf(" (%s: %s decompressed to %s, ratio %.1f)",
 			plural(int64(c.tot.compressedFiles), "compressed file"),
-			humanize.IBytes(uint64(c.tot.compressedIn)), humanize.IBytes(uint64(c.tot.compressedOut)),
+			bytesize.IEC(uint64(c.tot.compressedIn)), bytesize.IEC(uint64(c.tot.compressedOut)),
 			float64(c.tot.compressedOut)/float64(max(c.tot.compressedIn, 1)))
 	}
 	fmt.Fprintf(c.stderr, "foreach: %s, %s, %s, longest record %s, %s, %s, %s\n",
@@ -38,7 +38,7 @@ func plural(n int64, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return humanize.Comma(n) + " " + noun + "s"
+	return bytesize.Comma(n) + " " + noun + "s"
 }
 
 // formatSize prints a byte count in binary units, as --max-record and --buffer take them.
@@ -46,7 +46,7 @@ func formatSize(n int) string {
 	if n < 0 {
 		n = 0
 	}
-	return humanize.IBytes(uint64(n))
+	return bytesize.IEC(uint64(n))
 }
 
 func formatDuration(d time.Duration) string {
@@ -65,5 +65,5 @@ func formatRate(bytes int64, d time.Duration) string {
 	if d <= 0 {
 		return "- B/s"
 	}
-	return humanize.IBytes(uint64(float64(bytes)/d.Seconds())) + "/s"
+	return bytesize.IEC(uint64(float64(bytes)/d.Seconds())) + "/s"
 }

@@ -1,6 +1,7 @@
 package bzblock
 
 import (
+	"encoding/binary"
 	"errors"
 	"io"
 )
@@ -33,10 +34,15 @@ const (
 // of level 9) from one to the next. The zero value is ready to use. A
 // Decoder is not safe for concurrent use.
 type Decoder struct {
-	// tt is the block after entropy decoding: a byte in the low 8 bits of
-	// each entry, and after the inverse BWT the index of the entry to read
-	// after it in the bits above, as in bzip2's "fast" decoder. It has
-	// room for one entry more than the largest block: the walks' sink.
+	// syms are the block's Huffman-coded symbols, up to its end of block.
+	syms []uint16
+	// ll is the block after entropy decoding (the BWT's last column), with
+	// runSlack bytes of room after it for the words that write runs.
+	ll []byte
+	// tt is the block's links: for each entry of ll, its byte in the low 8
+	// bits and the index of the entry to read after it in the bits above,
+	// as in bzip2's "fast" decoder; one entry more than the largest block
+	// for the walks' sink.
 	tt []uint32
 	// pool holds the block in order after the inverse BWT, before the final
 	// run-length decoding, as the runs in pieces (in chunks written by the
@@ -64,54 +70,73 @@ func (d *Decoder) Decode(src []byte, bit uint, level int) (*Block, error) {
 		return nil, errors.New("bzblock: level or bit out of range")
 	}
 	br := newBitReader(src, bit)
-	n, origPtr, crc, err := d.entropy(&br, level*100000)
+	n, h, err := d.entropy(&br, level*100000)
 	if br.short() {
 		return nil, ErrShort
 	}
 	if err != nil {
 		return nil, err
 	}
-	d.inverseBWT(n, origPtr)
-	d.block = Block{pieces: d.pieces, size: n, end: br.offset() - int64(bit), want: crc}
+	d.inverseBWT(n, h.origPtr)
+	if h.randomised {
+		derandomise(d.pieces)
+	}
+	d.block = Block{pieces: d.pieces, size: n, end: br.offset() - int64(bit), want: h.crc}
 	d.block.reset()
 	return &d.block, nil
 }
 
-// entropy reads the block up to its end-of-block symbol into tt and c,
-// returning its length, its origin pointer and its CRC. The checks and
-// their order are those of the standard library's reader.
-func (d *Decoder) entropy(br *bitReader, blockSize int) (n int, origPtr int, crc uint32, err error) {
+// header is what a block's header says besides its tables.
+type header struct {
+	crc        uint32 // of the block's bytes
+	randomised bool   // the block was randomised before its BWT (random.go)
+	origPtr    int    // where the block's first byte is in the BWT
+}
+
+// entropy reads the block up to its end-of-block symbol into ll and c,
+// returning its length and its header. The checks are those of the
+// standard library's reader, and in its order but for two things. A
+// randomised block, which it refuses, is decoded as bzip2 decodes it. And
+// the symbols are all read (readCodes) before their runs and
+// move-to-front indexes are undone (symbols), two loops that each keep
+// their state in the processor's registers where one could not, so that a
+// block with both a bad run or index and, later, a bad code or too few
+// selectors fails on the second here, on the first there.
+func (d *Decoder) entropy(br *bitReader, blockSize int) (n int, h header, err error) {
 	if br.bits(24)<<24|br.bits(24) != BlockMagic {
-		return 0, 0, 0, StructuralError("bad block magic value")
+		return 0, h, StructuralError("bad block magic value")
 	}
-	crc = uint32(br.bits(32))
-	if br.bit() {
-		return 0, 0, 0, StructuralError("deprecated randomized files")
-	}
-	origPtr = int(br.bits(24))
+	h.crc = uint32(br.bits(32))
+	h.randomised = br.bit()
+	h.origPtr = int(br.bits(24))
 	symbols, err := d.symbolMap(br)
 	if err != nil {
-		return 0, 0, 0, err
+		return 0, h, err
 	}
 	trees, err := d.selectors(br)
 	if err != nil {
-		return 0, 0, 0, err
+		return 0, h, err
 	}
 	alpha := len(symbols) + 2
 	if err := d.codeLengths(br, trees, alpha); err != nil {
-		return 0, 0, 0, err
+		return 0, h, err
 	}
-	if len(d.tt) < blockSize+1 { // and the walks' sink
+	if len(d.ll) < blockSize+runSlack {
+		d.ll = make([]byte, blockSize+runSlack)
 		d.tt = make([]uint32, blockSize+1)
 	}
-	n, err = d.symbols(br, symbols, alpha, blockSize)
+	k, err := d.readCodes(br, uint16(alpha-1))
 	if err != nil {
-		return 0, 0, 0, err
+		return 0, h, err
 	}
-	if origPtr >= n {
-		return 0, 0, 0, StructuralError("origPtr out of bounds")
+	n, err = d.symbols(d.syms[:k], symbols, blockSize)
+	if err != nil {
+		return 0, h, err
 	}
-	return n, origPtr, crc, nil
+	if h.origPtr >= n {
+		return 0, h, StructuralError("origPtr out of bounds")
+	}
+	return n, h, nil
 }
 
 // symbolMap reads the two-level bitmap of the byte values the block uses,
@@ -208,76 +233,114 @@ func (d *Decoder) codeLengths(br *bitReader, trees, alpha int) error {
 	return nil
 }
 
-// symbols decodes the block's symbols: Huffman codes, the runs of RUNA and
-// RUNB that stand for repeats of the front byte, and move-to-front indexes,
-// into tt (the bytes) and c (their counts). It returns how many bytes.
-func (d *Decoder) symbols(br *bitReader, symbols []byte, alpha, blockSize int) (int, error) {
-	var mtf [256]byte
-	copy(mtf[:], symbols)
-	clear(d.c[:])
-	tt := d.tt[:blockSize]
-	eob := uint16(alpha - 1)
-	n := 0
-	repeat, power := 0, 0
-	group, left := 0, 0 // the group of 50 symbols, and the symbols left in it
-	var tree *huffman
-	for {
-		if left == 0 {
-			var err error
-			if tree, err = d.tree(br, group); err != nil {
-				return 0, err
+// readCodes reads the block's Huffman codes, each group of 50 with its
+// tree, into d.syms up to the end-of-block symbol eob, and returns how many.
+// Its inner loop makes no call, so that the bit reader's state stays in
+// registers through it: a code longer than the table's bits, or a refill
+// near the end of the input, leaves it for one symbol read the careful way.
+func (d *Decoder) readCodes(br *bitReader, eob uint16) (int, error) {
+	if need := len(d.sel) * groupSize; len(d.syms) < need {
+		d.syms = make([]uint16, need)
+	}
+	src := br.src
+	for group := 0; ; group++ {
+		tree, err := d.tree(br, group)
+		if err != nil {
+			return 0, err
+		}
+		table := &tree.table
+		out := d.syms[group*groupSize : (group+1)*groupSize]
+		buf, nb, pos := br.buf, br.n, br.pos
+		for i := 0; i < len(out); i++ {
+			for ; i < len(out); i++ {
+				if nb < 20 { // a refill, as bitReader.refill does it
+					if pos+8 > len(src) {
+						break
+					}
+					buf |= binary.BigEndian.Uint64(src[pos:]) >> (nb & 63)
+					k := (63 - nb) >> 3
+					pos, nb = pos+int(k), nb+k<<3
+				}
+				e := table[buf>>(64-tableBits)]
+				if e&31 == slowEntry {
+					break
+				}
+				buf, nb = buf<<(e&31), nb-uint(e&31)
+				out[i] = uint16(e >> 5)
+				if uint16(e>>5) == eob {
+					br.buf, br.n, br.pos = buf, nb, pos
+					return group*groupSize + i + 1, nil
+				}
 			}
-			group, left = group+1, groupSize
+			if i == len(out) {
+				break
+			}
+			br.buf, br.n, br.pos = buf, nb, pos
+			if br.n < 20 {
+				br.refill()
+			}
+			out[i] = tree.decode(br)
+			buf, nb, pos = br.buf, br.n, br.pos
+			if out[i] == eob {
+				return group*groupSize + i + 1, nil
+			}
 		}
-		if br.n < 20 {
-			br.refill()
-		}
-		v := tree.decode(br)
-		left--
-		if v < 2 { // RUNA or RUNB: a digit of a repeat count
-			if repeat, power = runDigit(repeat, power, v); repeat > maxRepeat {
+		br.buf, br.n, br.pos = buf, nb, pos
+	}
+}
+
+// symbols undoes the runs of RUNA and RUNB that stand for repeats of the
+// front byte and the move-to-front indexes of syms (which end with the
+// end-of-block symbol), into ll (the bytes) and c (their counts). It
+// returns how many bytes.
+//
+// The move-to-front list keeps its first eight values in a word, so that
+// moving one of them to the front is a few shifts rather than a loop whose
+// length the processor cannot foresee; a run is written eight copies at
+// a time, the first eight whatever its length (ll has room after the
+// block), for the same reason.
+func (d *Decoder) symbols(syms []uint16, symbols []byte, blockSize int) (int, error) {
+	var mtf mtfList
+	mtf.init(symbols)
+	w0 := mtf.w0
+	clear(d.c[:])
+	c := &d.c
+	ll := d.ll[:blockSize+runSlack]
+	last := len(syms) - 1
+	n, repeat, power := 0, 0, 1
+	for i, v := range syms {
+		if v < 2 { // RUNA or RUNB: a digit of a repeat count, in bijective base 2
+			if repeat, power = repeat+power<<(v&1), power<<1; repeat > maxRepeat {
 				return 0, StructuralError("repeat count too large")
 			}
 			continue
 		}
-		if repeat > 0 {
-			if repeat > blockSize-n {
-				return 0, StructuralError("repeats past end of block")
-			}
-			n = d.run(tt, n, repeat, mtf[0])
-			repeat = 0
+		if repeat > blockSize-n {
+			return 0, StructuralError("repeats past end of block")
 		}
-		if v == eob {
-			return n, nil
+		n = run(c, ll, n, repeat, byte(w0))
+		repeat, power = 0, 1
+		if i == last { // the end of block
+			break
 		}
 		// Index 0 is never coded (a run stands for it): v-1 is the index.
-		k := int(v - 1)
-		b := mtf[k]
-		if k < 16 { // most indexes are small: a loop beats copy's call
-			for i := k; i > 0; i-- {
-				mtf[i] = mtf[i-1]
-			}
+		var b byte
+		if k := uint(v - 1); k < 8 {
+			sh := k * 8 & 63
+			b = byte(w0 >> sh)
+			below := uint64(1)<<sh - 1 // the values before it, which move up one
+			w0 = w0&^(below<<8|0xff) | (w0&below)<<8 | uint64(b)
 		} else {
-			copy(mtf[1:k+1], mtf[:k])
+			b, w0 = mtf.far(w0, int(k))
 		}
-		mtf[0] = b
 		if n >= blockSize {
 			return 0, StructuralError("data exceeds block size")
 		}
-		tt[n] = uint32(b)
-		d.c[b]++
+		ll[n] = b
+		c[b]++
 		n++
 	}
-}
-
-// runDigit adds the digit v (RUNA 0, RUNB 1) to a repeat count written in
-// bijective base 2, the lowest digit first; power is the next digit's
-// weight.
-func runDigit(repeat, power int, v uint16) (int, int) {
-	if repeat == 0 {
-		power = 1
-	}
-	return repeat + power<<v, power << 1
+	return n, nil
 }
 
 // tree returns the tree of group g of 50 symbols.
@@ -291,11 +354,18 @@ func (d *Decoder) tree(br *bitReader, g int) (*huffman, error) {
 	return &d.trees[d.sel[g]], nil
 }
 
-// run writes repeat copies of b at tt[n:] and returns the new length.
-func (d *Decoder) run(tt []uint32, n, repeat int, b byte) int {
-	d.c[b] += uint32(repeat)
-	for i := n; i < n+repeat; i++ {
-		tt[i] = uint32(b)
+// runSlack is the room ll has after a block for the words that write a
+// run, eight copies at a time whatever the run's length.
+const runSlack = 8
+
+// run writes repeat copies of b at ll[n:] (and some more, up to runSlack
+// after them), counts them in c and returns the new length.
+func run(c *[256]uint32, ll []byte, n, repeat int, b byte) int {
+	c[b] += uint32(repeat)
+	w := uint64(b) * 0x0101010101010101
+	binary.LittleEndian.PutUint64(ll[n:], w)
+	for i := n + 8; i < n+repeat; i += 8 {
+		binary.LittleEndian.PutUint64(ll[i:], w)
 	}
 	return n + repeat
 }
@@ -323,20 +393,21 @@ func (d *Decoder) inverseBWT(n, origPtr int) {
 	d.pieces = append(d.pieces[:0], pre)
 }
 
-// links puts in the upper bits of each of the n entries of tt the index of
-// its successor: the entries of byte value b, in order, are the successors
-// of the entries that sort under b (bzip2's T vector).
+// links makes the first n entries of tt the bytes of ll, each with the
+// index of its successor in the upper bits: the entries of byte value b,
+// in order, are the successors of the entries that sort under b (bzip2's
+// T vector).
 func (d *Decoder) links(n int) {
-	tt := d.tt[:n]
+	tt, ll := d.tt[:n], d.ll[:n]
 	var start [256]uint32
 	sum := uint32(0)
 	for b, c := range d.c {
 		start[b] = sum
 		sum += c
 	}
-	for i := range tt {
-		b := tt[i] & 0xff
-		tt[start[b]] |= uint32(i) << 8
+	for i, b := range ll {
+		j := start[b]
+		tt[j] = uint32(ll[j]) | uint32(i)<<8
 		start[b]++
 	}
 }

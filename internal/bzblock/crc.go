@@ -1,15 +1,21 @@
 package bzblock
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"sync"
+)
 
 // crc is bzip2's CRC: CRC-32 with the polynomial 0x04C11DB7, taking each
 // byte's most significant bit first (the standard library's hash/crc32
 // takes the least significant first, so it is of no use here). It takes
 // eight bytes at a time through eight tables ("slicing by 8"): crcTables[k]
-// is the CRC of a byte followed by k zero bytes.
+// is the CRC of a byte followed by k zero bytes, built on first use rather
+// than when the program starts: a command that decodes no bzip2 should not
+// pay for them (docs/performance.md, "Start-up").
 type crc uint32
 
-var crcTables = func() (t [8][256]uint32) {
+var crcTables = sync.OnceValue(func() *[8][256]uint32 {
+	t := new([8][256]uint32)
 	for i := range t[0] {
 		c := uint32(i) << 24
 		for range 8 {
@@ -28,13 +34,13 @@ var crcTables = func() (t [8][256]uint32) {
 		}
 	}
 	return t
-}()
+})
 
 func newCRC() crc { return crc(0xffffffff) }
 
 func (c *crc) update(p []byte) {
 	v := uint32(*c)
-	t := &crcTables
+	t := crcTables()
 	for len(p) >= 8 {
 		x := v ^ binary.BigEndian.Uint32(p)
 		v = t[7][x>>24] ^ t[6][x>>16&0xff] ^ t[5][x>>8&0xff] ^ t[4][x&0xff] ^

@@ -10,14 +10,17 @@
 //	end, crc := b.End(), b.CRC()        // where the next block (or the end of stream) starts
 //
 // The blocks are decoded exactly as the standard library's compress/bzip2
-// decodes them, the same bytes and the same refusals: a block it rejects
-// (a code length out of range, too few selectors, a run past the block's
-// size, an origin pointer out of bounds, a checksum that does not match)
-// is rejected here too, so that a parallel decoder that falls back on the
-// standard library's reader for a damaged block never delivers bytes that
-// one would not. Its Huffman trees are built by the same rule as the
-// standard library's (which differs from bzip2's own for incomplete codes)
-// and then read through lookup tables rather than a bit at a time, and the
-// inverse Burrows-Wheeler transform follows several points of its cycle at
-// once: the measurements are in docs/performance.md.
+// decodes them, the same bytes and the same refusals (a code length out of
+// range, too few selectors, a run past the block's size, an origin pointer
+// out of bounds, a checksum that does not match), so that a parallel
+// decoder and a sequential one deliver the same bytes, but for one kind of
+// block: a randomised block (bzip2 0.9.0 and earlier wrote them; bzip2
+// still reads them), which the standard library refuses, is decoded as
+// bzip2 decodes it (random.go).
+//
+// Its Huffman trees are built by the same rule as the standard library's
+// (which differs from bzip2's own for incomplete codes) and then read
+// through lookup tables rather than a bit at a time, and the inverse
+// Burrows-Wheeler transform follows several points of its cycle at once:
+// the measurements are in docs/performance.md.
 package bzblock

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/foreachio/foreach/internal/bzblock"
@@ -57,10 +58,15 @@ func oneBlock(level int, src []byte, off, n int64, crc uint32) []byte {
 // checkAgainstStd checks the one property that makes a parallel decoder
 // exact: a block that Decode accepts decodes, in the standard library's
 // reader, to the same bytes, with at most a checksum error after them.
-// data is a stream whose first block starts after its 4-byte header.
+// data is a stream whose first block starts after its 4-byte header. A
+// randomised block, which the standard library refuses, is checked
+// against the same block not randomised (checkRandomisedBlock).
 func checkAgainstStd(t *testing.T, d *bzblock.Decoder, data []byte) bool {
 	if len(data) < 5 || string(data[:3]) != "BZh" || data[3] < '1' || data[3] > '9' {
 		return false
+	}
+	if len(data) > 14 && data[14]&0x80 != 0 { // the randomised bit, after the magic and the CRC
+		return checkRandomisedBlock(t, d, data)
 	}
 	level := int(data[3] - '0')
 	b, err := d.Decode(data[4:], 0, level)
@@ -81,9 +87,39 @@ func checkAgainstStd(t *testing.T, d *bzblock.Decoder, data []byte) bool {
 	return true
 }
 
+// checkRandomisedBlock checks a randomised block as checkAgainstStd checks
+// others: Decode accepts it exactly when it accepts the block with the
+// randomised bit cleared, which the standard library checks, and its bytes
+// are those of that block's Burrows-Wheeler output with bzip2's bits
+// flipped (the tests' encoder flips them), run-length decoded.
+func checkRandomisedBlock(t *testing.T, d *bzblock.Decoder, data []byte) bool {
+	plain := bytes.Clone(data)
+	plain[14] &^= 0x80
+	if !checkAgainstStd(t, d, plain) {
+		if _, err := d.Decode(data[4:], 0, int(data[3]-'0')); err == nil {
+			t.Fatal("Decode accepts the randomised block, not the same block plain")
+		}
+		return false
+	}
+	b, err := d.Decode(plain[4:], 0, int(plain[3]-'0'))
+	if err != nil {
+		t.Fatalf("the plain block: %v", err)
+	}
+	want, wantErr := bzblock.RunLengthDecode(randomise(bzblock.PreRLE(b), true), b.CRC())
+	if b, err = d.Decode(data[4:], 0, int(data[3]-'0')); err != nil {
+		t.Fatalf("Decode refuses the randomised block, not the same block plain: %v", err)
+	}
+	got, gotErr := io.ReadAll(b)
+	if !bytes.Equal(got, want) || (gotErr == nil) != (wantErr == nil) {
+		t.Fatalf("Decode gave %d bytes (%v), want %d (%v)", len(got), gotErr, len(want), wantErr)
+	}
+	return true
+}
+
 // TestDamagedBlocks flips bits and changes bytes of a block at random
-// places, and checks every block Decode still accepts against the
-// standard library.
+// places (of a block bzip2 made, or of the randomised one of testdata),
+// and checks every block Decode still accepts against the standard
+// library.
 func TestDamagedBlocks(t *testing.T) {
 	data := text(t, corpus.Mixed, 30<<10, 4)
 	file := compressTool(t, data, "-1")
@@ -93,8 +129,20 @@ func TestDamagedBlocks(t *testing.T) {
 	if bzblock.RaceEnabled {
 		trials = 300
 	}
-	for range trials {
+	randomised, err := os.ReadFile(randomisedFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range trials {
+		// Every fourth a randomised block, and every eighth one whose
+		// randomised bit is switched.
 		b := bytes.Clone(file)
+		if i%4 == 3 {
+			b = bytes.Clone(randomised)
+		}
+		if i%8 == 5 {
+			b[14] ^= 0x80
+		}
 		for range 1 + rng.IntN(3) {
 			k := 4 + rng.IntN(min(len(b)-4, 200))
 			if rng.IntN(2) == 0 {
@@ -117,6 +165,9 @@ func FuzzBlock(f *testing.F) {
 	var tiny [8]byte
 	binary.BigEndian.PutUint64(tiny[:], 0x425a683931415926)
 	f.Add(tiny[:])
+	if file, err := os.ReadFile(randomisedFile); err == nil {
+		f.Add(file)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// Level 1, so that a block decodes to at most 5 MB (level 9's
 		// runs of 255 copies make 46 MB, which slows the fuzzer to a

@@ -140,6 +140,15 @@ func (h *huffman) decode(b *bitReader) uint16 {
 		b.skip(uint(e & 31))
 		return uint16(e >> 5)
 	}
+	return h.slow(b, e)
+}
+
+// slow finishes decoding a code longer than tableBits, whose table entry
+// is e, a bit at a time from the node e leads to. It is rare, and kept out
+// of the loops that call it (inlined, it costs them registers).
+//
+//go:noinline
+func (h *huffman) slow(b *bitReader, e uint32) uint16 {
 	b.skip(tableBits)
 	t := int32(e >> 5)
 	for t >= 0 {

@@ -14,9 +14,11 @@ import (
 // bzip2), so that a change to one is measured where it is made:
 //
 //	entropy: the header, the Huffman codes, MTF and the RUNA/RUNB runs,
-//	         into tt (Decoder.entropy)
-//	bwt:     the inverse BWT from tt, into the pieces (Decoder.inverseBWT),
-//	         less the copy that restores tt before each block (copy)
+//	         into ll (Decoder.entropy)
+//	links:   the links of the inverse BWT, from ll into tt (Decoder.links)
+//	bwt:     the whole inverse BWT from ll, into the pieces: the links and
+//	         the walks (Decoder.inverseBWT)
+//	copy:    what restoring ll before each block of links and bwt costs
 //	output:  the final run-length decoding and the CRC (Block.Read into a
 //	         64 KiB buffer, as blockz's workers read)
 //
@@ -31,10 +33,10 @@ type stagedBlock struct {
 	src   []byte // the stream from the block's first byte
 	bit   uint   // where its magic starts in src[0]
 	level int
-	// tt, c, n and orig are the block after entropy decoding; pre is its
+	// ll, c, n and orig are the block after entropy decoding; pre is its
 	// bytes before the final run-length decoding, out their length after
 	// it, crc the block's CRC.
-	tt      []uint32
+	ll      []byte
 	c       [256]uint32
 	n, orig int
 	pre     []byte
@@ -54,16 +56,19 @@ func stageBlocks(b *testing.B) []stagedBlock {
 			break
 		}
 		s := stagedBlock{src: file[off/8:], bit: uint(off % 8), level: level}
-		n, orig, crc, err := d.entropy(&br, level*100000)
+		n, h, err := d.entropy(&br, level*100000)
 		if err != nil {
 			b.Fatal(err)
 		}
-		s.tt, s.c, s.n, s.orig, s.crc = append([]uint32(nil), d.tt[:n]...), d.c, n, orig, crc
-		d.inverseBWT(n, orig)
+		s.ll, s.c, s.n, s.orig, s.crc = append([]byte(nil), d.ll[:n]...), d.c, n, h.origPtr, h.crc
+		d.inverseBWT(n, h.origPtr)
+		if h.randomised {
+			derandomise(d.pieces)
+		}
 		for _, p := range d.pieces {
 			s.pre = append(s.pre, p...)
 		}
-		blk := Block{pieces: [][]byte{s.pre}, size: n, want: crc}
+		blk := Block{pieces: [][]byte{s.pre}, size: n, want: h.crc}
 		blk.reset()
 		s.out = readAll(b, &blk, make([]byte, 64<<10))
 		blocks = append(blocks, s)
@@ -97,10 +102,10 @@ func stageFile(b *testing.B) []byte {
 	return out
 }
 
-// restore copies tt back with plain stores: copy's memmove writes a large
+// restore copies ll back with plain stores: copy's memmove writes a large
 // array around the cache (non-temporal stores), which would leave it in
-// memory for the walks, where the entropy stage leaves it in the cache.
-func restore(dst, src []uint32) {
+// memory, where the entropy stage leaves it in the cache.
+func restore(dst, src []byte) {
 	dst = dst[:len(src)]
 	for i, e := range src {
 		dst[i] = e
@@ -129,7 +134,7 @@ func BenchmarkStages(b *testing.B) {
 		outBytes += s.out
 	}
 	var d Decoder
-	d.tt = make([]uint32, 900000)
+	d.ll, d.tt = make([]byte, 900000+runSlack), make([]uint32, 900000+1)
 	stage := func(name string, f func(s *stagedBlock)) {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(outBytes)
@@ -145,18 +150,18 @@ func BenchmarkStages(b *testing.B) {
 	}
 	stage("entropy", func(s *stagedBlock) {
 		br := newBitReader(s.src, s.bit)
-		if _, _, _, err := d.entropy(&br, s.level*100000); err != nil {
+		if _, _, err := d.entropy(&br, s.level*100000); err != nil {
 			b.Fatal(err)
 		}
 	})
-	stage("copy", func(s *stagedBlock) { restore(d.tt, s.tt) })
+	stage("copy", func(s *stagedBlock) { restore(d.ll, s.ll) })
 	stage("links", func(s *stagedBlock) {
-		restore(d.tt, s.tt)
+		restore(d.ll, s.ll)
 		d.c = s.c
 		d.links(s.n)
 	})
 	stage("bwt", func(s *stagedBlock) {
-		restore(d.tt, s.tt)
+		restore(d.ll, s.ll)
 		d.c = s.c
 		d.inverseBWT(s.n, s.orig)
 	})

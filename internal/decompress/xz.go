@@ -97,7 +97,6 @@ var (
 	errXzSize    = errors.New("xz: a block's size is not the one its header declares")
 	errXzOptions = errors.New("xz: unsupported options in a block header (its padding is not zero)")
 	xzMagic      = []byte{0xfd, '7', 'z', 'X', 'Z', 0}
-	crc64Table   = crc64.MakeTable(crc64.ECMA)
 )
 
 func newXzDecoder(r *bufio.Reader, offset func() int64) (*xzDecoder, error) {
@@ -204,7 +203,9 @@ func newXzCheck(id byte) (xzCheck, error) {
 	case 1:
 		return xzCheck{id: id, size: 4, hash: crc32.NewIEEE()}, nil
 	case 4:
-		return xzCheck{id: id, size: 8, hash: crc64.New(crc64Table)}, nil
+		// MakeTable builds crc64's tables (32 KB) on its first call, not when the
+		// program starts: a command that reads no xz never pays for them.
+		return xzCheck{id: id, size: 8, hash: crc64.New(crc64.MakeTable(crc64.ECMA))}, nil
 	case 10:
 		return xzCheck{id: id, size: 32, hash: sha256.New()}, nil
 	}

@@ -1,11 +1,15 @@
 package inflate
 
-import "io"
+import (
+	"io"
+	"sync"
+)
 
-// fixedLit and fixedDist are the tables of the fixed Huffman codes (RFC 1951
+// fixedTables are the tables of the fixed Huffman codes (RFC 1951
 // 3.2.6): literal/lengths 0-143 of 8 bits, 144-255 of 9, 256-279 of 7,
-// 280-287 of 8; distances of 5 bits.
-var fixedLit, fixedDist = makeFixed()
+// 280-287 of 8; distances of 5 bits. They are built by the first fixed-code
+// block, not when the program starts (docs/performance.md, "Start-up").
+var fixedTables = sync.OnceValues(makeFixed)
 
 func makeFixed() (lit *[litlenEnough]uint32, dist *[distEnough]uint32) {
 	lit, dist = new([litlenEnough]uint32), new([distEnough]uint32)
@@ -59,7 +63,7 @@ func (d *Decoder) header() bool {
 	case 0:
 		d.storedHeader()
 	case 1:
-		d.lit, d.dist = fixedLit, fixedDist
+		d.lit, d.dist = fixedTables()
 		d.state = inHuffman
 	case 2:
 		d.dynamicHeader()

@@ -76,7 +76,7 @@ type Decoder struct {
 	in  input
 	out output
 
-	// lit and dist are the current block's tables: fixedLit and fixedDist,
+	// lit and dist are the current block's tables: fixedTables' two,
 	// or dynLit and dynDist.
 	lit     *[litlenEnough]uint32
 	dist    *[distEnough]uint32
