@@ -48,6 +48,11 @@ func TestSuitesEveryMode(t *testing.T) {
 			t.Fatal(err)
 		}
 		modes := suiteModes
+		if raceEnabled {
+			// Half the modes under the race detector, every kind among them: the
+			// decoders are the same, and the run takes seconds, not minutes.
+			modes = [][]string{suiteModes[0], suiteModes[3], suiteModes[4], suiteModes[7]}
+		}
 		if c.Outcome == suites.Good || c.Outcome == suites.Trailing {
 			if _, _, status := runCmd(t, "", "--index", name); status == 0 {
 				modes = append(modes, []string{"-z", "--index-used"}, []string{"-z", "-c", "--index-used"},
