@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,25 +20,17 @@ import (
 	foreachio "github.com/foreachio/foreach/beam"
 	"github.com/foreachio/foreach/beam/internal/fakestore"
 	"github.com/foreachio/foreach/internal/measure/corpus"
+	"github.com/foreachio/foreach/internal/testkit/tools"
 	"github.com/foreachio/foreach/internal/testkit/zfixtures"
 	"github.com/foreachio/foreach/linereader"
 	"github.com/foreachio/foreach/zindex"
 )
 
 // xzBlocksOf compresses text with xz -T2 in blocks of block bytes, which then give their
-// sizes; it skips the test without xz.
+// sizes; it skips the test when xz did not make them (internal/testkit/tools).
 func xzBlocksOf(t testing.TB, text []byte, block int) []byte {
 	t.Helper()
-	if _, err := exec.LookPath("xz"); err != nil {
-		t.Skip("xz is not installed")
-	}
-	cmd := exec.Command("xz", "-T2", fmt.Sprintf("--block-size=%d", block), "-c")
-	cmd.Stdin = bytes.NewReader(text)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return tools.Run(t, fmt.Sprintf("xz -T2 --block-size=%d -c", block), text)
 }
 
 // zidxOf is the bytes of the index of a gzip file, made by decoding it, with an access
@@ -174,14 +165,7 @@ func TestCompressedFilesReadWhole(t *testing.T) {
 	stale := writeFile(t, dir, "stale.gz", gz)
 	other := zfixtures.Gzip(append(slices.Clone(text), "one more\n"...))
 	writeFile(t, dir, "stale.gz.zidx", zidxOf(t, other, 4<<10))
-	var bz []byte
-	if _, err := exec.LookPath("bzip2"); err == nil {
-		cmd := exec.Command("bzip2", "-c")
-		cmd.Stdin = bytes.NewReader(text)
-		if bz, err = cmd.Output(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	bz, _ := tools.Output(t, "bzip2 -c", text) // nil when bzip2 did not run
 	whole := offsetrange.Restriction{Start: -1, End: 0}
 	cases := []struct {
 		name string

@@ -57,7 +57,7 @@ type Options struct {
 	BufferSize int        // initial buffer size and the most bytes asked of the source per read; 0 means 64 KiB
 	MaxRecord  int        // > 0: a longer record stops iteration with *TooLongError (or what TooLong says); 0: unbounded
 	TooLong    TooLong    // with MaxRecord: what a longer record gets (default: TooLongStop)
-	Decompress bool       // gzip, zstd, bzip2, xz or lz4 input (detected by its first bytes) is decompressed; other input passes unchanged
+	Decompress bool       // gzip, zstd, bzip2, xz, .lzma or lz4 input (detected by its first bytes) is decompressed; other input passes unchanged
 	Multiline  *Multiline // records of several lines: lines cut by Sep, joined as Multiline says (multiline.go)
 }
 

@@ -14,6 +14,8 @@ import (
 
 	"github.com/foreachio/foreach/internal/decompress"
 	"github.com/foreachio/foreach/internal/measure/corpus"
+
+	"github.com/foreachio/foreach/internal/testkit/tools"
 )
 
 // A fixture is a gzip file made by a tool or by hand from the test text,
@@ -66,14 +68,14 @@ var toolCommands = []string{
 
 func fixtures(t testing.TB) []fixture {
 	t.Helper()
-	fixturesOnce.Do(func() { fixtureList, fixtureErr = makeFixtures(testText(t)) })
+	fixturesOnce.Do(func() { fixtureList, fixtureErr = makeFixtures(t, testText(t)) })
 	if fixtureErr != nil {
 		t.Fatal(fixtureErr)
 	}
 	return fixtureList
 }
 
-func makeFixtures(text []byte) ([]fixture, error) {
+func makeFixtures(t testing.TB, text []byte) ([]fixture, error) {
 	var list []fixture
 	add := func(name string, gz []byte, trailing bool) error {
 		r := decompress.NewReader(bytes.NewReader(gz))
@@ -103,15 +105,9 @@ func makeFixtures(text []byte) ([]fixture, error) {
 		return nil, err
 	}
 	for _, command := range toolCommands {
-		args := strings.Fields(command)
-		if _, err := exec.LookPath(args[0]); err != nil {
+		out, ok := tools.Output(t, command, text)
+		if !ok {
 			continue
-		}
-		cmd := exec.Command(args[0], args[1:]...)
-		cmd.Stdin = bytes.NewReader(text)
-		out, err := cmd.Output()
-		if err != nil {
-			return nil, err
 		}
 		if err := add(command, out, false); err != nil {
 			return nil, err

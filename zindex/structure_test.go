@@ -7,7 +7,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -17,6 +16,8 @@ import (
 
 	"github.com/foreachio/foreach/internal/decompress"
 	"github.com/foreachio/foreach/zindex"
+
+	"github.com/foreachio/foreach/internal/testkit/tools"
 )
 
 // A structured fixture is a file of a block format whose structure gives
@@ -95,25 +96,13 @@ func makeStructured(t testing.TB) []structured {
 		{name: "bgzf", format: "gzip", file: bgzfOf(text, 60<<10), pieces: 6},
 		{name: "zstd frames", format: "zstd", file: zstdOf(t, text, 50<<10), pieces: 8},
 	}
-	if _, err := exec.LookPath("xz"); err == nil {
-		cmd := exec.Command("xz", "-c", "-T2", "--block-size=40KiB")
-		cmd.Stdin = bytes.NewReader(text)
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatal(err)
-		}
+	if out, ok := tools.Output(t, "xz -c -T2 --block-size=40KiB", text); ok {
 		list = append(list, structured{name: "xz -T2", format: "xz", file: out, pieces: 10})
 		// Two streams, as cat a.xz b.xz makes them, with stream padding.
 		two := append(append(bytes.Clone(out), 0, 0, 0, 0), out...)
 		list = append(list, structured{name: "xz streams", format: "xz", file: two, pieces: 20})
 	}
-	if _, err := exec.LookPath("bgzip"); err == nil {
-		cmd := exec.Command("bgzip", "-c")
-		cmd.Stdin = bytes.NewReader(text)
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatal(err)
-		}
+	if out, ok := tools.Output(t, "bgzip -c", text); ok {
 		list = append(list, structured{name: "bgzip", format: "gzip", file: out, pieces: 6})
 	}
 	for i := range list {

@@ -160,7 +160,7 @@ func newFlagSet(cfg *config, raw *rawFlags) *cliflag.FlagSet {
 	fs.BoolVarP(&cfg.number, "number", "n", false, "prefix each line with its number, as cat -n")
 	fs.BoolVarP(&cfg.withName, "with-filename", "H", false, "prefix each record with FILE:, as grep -H (with -n, FILE:N:, as grep -Hn)")
 	fs.BoolVarP(&cfg.count, "count", "c", false, "print the number of records per file (COUNT FILE) and a total")
-	fs.BoolVarP(&cfg.opt.Decompress, "decompress", "z", false, "read gzip, zstd, bzip2, xz and lz4 input decompressed (detected by content); other input as it is")
+	fs.BoolVarP(&cfg.opt.Decompress, "decompress", "z", false, "read gzip, zstd, bzip2, xz, .lzma and lz4 input decompressed (detected by content); other input as it is")
 	fs.BoolVar(&cfg.stats, "stats", false, "after the run, print a summary on standard error")
 	cfg.progress = progressAuto
 	fs.VarPF(progressValue{&cfg.progress, progressOn}, "progress", "",

@@ -3,8 +3,6 @@ package blockz_test
 import (
 	"bytes"
 	"encoding/binary"
-	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
@@ -13,6 +11,8 @@ import (
 
 	"github.com/foreachio/foreach/internal/blockz"
 	"github.com/foreachio/foreach/internal/measure/corpus"
+
+	"github.com/foreachio/foreach/internal/testkit/tools"
 )
 
 // sample is text for the differential tests: a third of size under the
@@ -37,22 +37,11 @@ func text(t testing.TB, size int64, seed uint64) []byte {
 	return b
 }
 
-// tool runs a compression tool on input and returns its output, skipping
-// the test when the tool is not installed.
+// tool runs a compression tool on input and returns its output, skipping the test
+// when the tool did not do its job (internal/testkit/tools).
 func tool(t testing.TB, command string, input []byte) []byte {
 	t.Helper()
-	args := strings.Fields(command)
-	if _, err := exec.LookPath(args[0]); err != nil {
-		t.Skipf("%s is not installed", args[0])
-	}
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin = bytes.NewReader(input)
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s: %v: %s", command, err, stderr.Bytes())
-	}
-	return out.Bytes()
+	return tools.Run(t, command, input)
 }
 
 // bgzf compresses data as BGZF does: members of at most block bytes of

@@ -5,11 +5,13 @@ import (
 	"compress/bzip2"
 	"errors"
 	"io"
-	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/foreachio/foreach/internal/bzblock"
 	"github.com/foreachio/foreach/internal/measure/corpus"
+
+	"github.com/foreachio/foreach/internal/testkit/tools"
 )
 
 // bits48 returns the 48 bits of data from bit offset off (0 is the most
@@ -44,16 +46,7 @@ func magics(data []byte) (blocks, ends []int64) {
 // is not installed.
 func compressTool(t testing.TB, data []byte, flags ...string) []byte {
 	t.Helper()
-	if _, err := exec.LookPath("bzip2"); err != nil {
-		t.Skip("bzip2 is not installed")
-	}
-	cmd := exec.Command("bzip2", append([]string{"-c"}, flags...)...)
-	cmd.Stdin = bytes.NewReader(data)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return tools.Run(t, strings.Join(append([]string{"bzip2", "-c"}, flags...), " "), data)
 }
 
 func text(t testing.TB, shape corpus.Shape, size int64, seed uint64) []byte {

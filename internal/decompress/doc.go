@@ -1,4 +1,4 @@
-// Package decompress reads gzip, zstd, bzip2, xz and lz4 streams,
+// Package decompress reads gzip, zstd, bzip2, xz, .lzma and lz4 streams,
 // recognised by their magic numbers, and passes any other input on
 // unchanged: the layer under foreach's Options.Decompress and the command's
 // -z.

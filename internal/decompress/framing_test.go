@@ -8,9 +8,10 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/foreachio/foreach/internal/testkit/tools"
 )
 
 // framers are the formats a framing follows, with a new framer for each.
@@ -69,17 +70,9 @@ func toolOutputs(t *testing.T, ext string) map[string][]byte {
 		"lz4": {"lz4 -c -q", "lz4 -c -q -BD --no-frame-crc", "lz4 -c -q -BX -B4", "lz4 -c -q --content-size", "lz4 -c -q -9 -B7"},
 	}
 	for _, command := range options[ext] {
-		args := strings.Fields(command)
-		if _, err := exec.LookPath(args[0]); err != nil {
-			continue
+		if b, ok := tools.Output(t, command, text); ok {
+			out[command] = b
 		}
-		cmd := exec.Command(args[0], args[1:]...)
-		cmd.Stdin = bytes.NewReader(text)
-		b, err := cmd.Output()
-		if err != nil {
-			t.Fatal(command, err)
-		}
-		out[command] = b
 	}
 	return out
 }

@@ -115,23 +115,7 @@ func (z *lz4Frames) parsed(h []byte, _ int64) (unit, error) {
 		z.state = lz4BlockSize
 		return unit{collect, 4}, nil
 	case lz4BlockSize:
-		size := int64(binary.LittleEndian.Uint32(h))
-		if size == 0 { // the end mark
-			if z.contentChecksum {
-				z.state = lz4Checksum
-				return unit{skip, 4}, nil
-			}
-			return unit{kind: boundary}, nil
-		}
-		if size&0x80000000 != 0 { // the high bit marks a block stored uncompressed
-			z.state = lz4StoredData
-			return unit{verbatim, size & 0x7fffffff}, nil
-		}
-		if z.blockChecksum {
-			size += 4
-		}
-		z.state = lz4BlockData
-		return unit{skip, size}, nil
+		return z.blockSize(int64(binary.LittleEndian.Uint32(h))), nil
 	case lz4StoredData:
 		if z.blockChecksum {
 			z.state = lz4BlockData
@@ -141,4 +125,26 @@ func (z *lz4Frames) parsed(h []byte, _ int64) (unit, error) {
 		return unit{collect, 4}, nil
 	}
 	return unit{kind: lost}, nil
+}
+
+// blockSize acts on a block's 4-byte size: the end mark (0), a block stored
+// uncompressed (the high bit set: its bytes are kept as they pass), or a compressed
+// block.
+func (z *lz4Frames) blockSize(size int64) unit {
+	if size == 0 { // the end mark
+		if z.contentChecksum {
+			z.state = lz4Checksum
+			return unit{skip, 4}
+		}
+		return unit{kind: boundary}
+	}
+	if size&0x80000000 != 0 {
+		z.state = lz4StoredData
+		return unit{verbatim, size & 0x7fffffff}
+	}
+	if z.blockChecksum {
+		size += 4
+	}
+	z.state = lz4BlockData
+	return unit{skip, size}
 }

@@ -20,7 +20,7 @@ import (
 // unsupported one refused in words that say so. It logs the passes per suite.
 func TestSuites(t *testing.T) {
 	kind := suites.KindOf(decompress.ErrTrailingData)
-	passed, failed := map[string]int{}, map[string]int{}
+	passed, total := map[string]int{}, map[string]int{}
 	for _, c := range suites.Cases(t) {
 		for _, a := range []struct {
 			name string
@@ -28,25 +28,24 @@ func TestSuites(t *testing.T) {
 		}{{"whole", nil}, {"one-byte", iotest.OneByteReader}} {
 			got, err, _ := decode(t, c.Framed(), a.wrap)
 			msg := c.Check(got, err, kind)
+			total[c.Suite]++
 			if _, ok := knownFailures[c.Name]; ok && msg == "" {
 				t.Errorf("%s (%s): passes; take it off knownFailures", c.Name, a.name)
 			}
 			if msg != "" {
 				if reason, ok := knownFailures[c.Name]; ok {
 					t.Logf("%s (%s, %s): %s; known: %s", c.Name, c.Outcome, a.name, msg, reason)
-					failed[c.Suite]++
 					continue
 				}
 				t.Errorf("%s (%s, %s): %s", c.Name, c.Outcome, a.name, msg)
-				failed[c.Suite]++
 				continue
 			}
 			passed[c.Suite]++
 		}
 	}
 	var tally []string
-	for s := range passed {
-		tally = append(tally, fmt.Sprintf("%s %d/%d", s, passed[s], passed[s]+failed[s]))
+	for s := range total {
+		tally = append(tally, fmt.Sprintf("%s %d/%d", s, passed[s], total[s]))
 	}
 	sort.Strings(tally)
 	t.Logf("passed: %s", strings.Join(tally, ", "))
@@ -54,5 +53,6 @@ func TestSuites(t *testing.T) {
 
 // knownFailures are the cases not yet read as their suite says, and why.
 var knownFailures = map[string]string{
-	"zstd/off0.bin.zst": "klauspost/compress decodes offset 0 as 1, as zstd 1.5.5 did",
+	"bzip2/randomised.bz2": "the sequential bzip2 reader (compress/bzip2) refuses randomised blocks; internal/bzblock reads them (h-bzip2), the call from decompress/bzip2.go is the bzip2 engineer's",
+	"zstd/off0.bin.zst":    "klauspost/compress decodes offset 0 as 1, as zstd 1.5.5 did",
 }

@@ -16,24 +16,15 @@ import (
 
 	"github.com/foreachio/foreach/internal/decompress"
 	"github.com/foreachio/foreach/internal/measure/corpus"
+
+	"github.com/foreachio/foreach/internal/testkit/tools"
 )
 
-// compress runs a compression tool on input and returns its output,
-// skipping the test when the tool is not installed.
+// compress runs a compression tool on input and returns its output, skipping the
+// test when the tool did not do its job (internal/testkit/tools).
 func compress(t *testing.T, command string, input []byte) []byte {
 	t.Helper()
-	args := strings.Fields(command)
-	if _, err := exec.LookPath(args[0]); err != nil {
-		t.Skipf("%s is not installed", args[0])
-	}
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin = bytes.NewReader(input)
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s: %v: %s", command, err, stderr.Bytes())
-	}
-	return out.Bytes()
+	return tools.Run(t, command, input)
 }
 
 // tryCompress runs a compression tool on input and returns its output, and false when
@@ -41,19 +32,7 @@ func compress(t *testing.T, command string, input []byte) []byte {
 // skips a test rather than failing it.
 func tryCompress(t *testing.T, command string, input []byte) ([]byte, bool) {
 	t.Helper()
-	args := strings.Fields(command)
-	if _, err := exec.LookPath(args[0]); err != nil {
-		return nil, false
-	}
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin = bytes.NewReader(input)
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil || out.Len() == 0 {
-		t.Logf("%s: %v: %s", command, err, stderr.Bytes())
-		return nil, false
-	}
-	return out.Bytes(), true
+	return tools.Output(t, command, input)
 }
 
 func generate(t *testing.T, s corpus.Spec) []byte {

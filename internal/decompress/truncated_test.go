@@ -81,6 +81,10 @@ func TestTruncatedAsTools(t *testing.T) {
 	mixed := append(goSources(t, size/3), generate(t, corpus.Spec{Shape: corpus.Binary, Size: int64(size - size/3), Seed: 11})...)
 	for _, tool := range truncatedTools {
 		for name, input := range map[string][]byte{"text": text, "text+noise": mixed} {
+			stores := strings.HasPrefix(tool.compress, "zstd") || strings.HasPrefix(tool.compress, "lz4")
+			if name == "text+noise" && !stores && (testing.Short() || raceEnabled) {
+				continue // the blocks stored as they are are zstd's and lz4's
+			}
 			t.Run(tool.compress+"/"+name, func(t *testing.T) {
 				truncatedAsTool(t, tool.compress, tool.decompress, input, points)
 			})

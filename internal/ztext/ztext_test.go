@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
@@ -18,6 +16,8 @@ import (
 	"github.com/foreachio/foreach/internal/testkit/zfixtures"
 	"github.com/foreachio/foreach/internal/ztext"
 	"github.com/foreachio/foreach/zindex"
+
+	"github.com/foreachio/foreach/internal/testkit/tools"
 )
 
 // text is the tests' text: about size bytes of mixed lines.
@@ -30,20 +30,11 @@ func text(t testing.TB, size int64) []byte {
 	return b
 }
 
-// tool runs a compression tool on input, skipping the test when it is not installed.
+// tool runs a compression tool on input, skipping the test when the tool did not do
+// its job (internal/testkit/tools).
 func tool(t testing.TB, command string, input []byte) []byte {
 	t.Helper()
-	args := strings.Fields(command)
-	if _, err := exec.LookPath(args[0]); err != nil {
-		t.Skipf("%s is not installed", args[0])
-	}
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin = bytes.NewReader(input)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s: %v", command, err)
-	}
-	return out
+	return tools.Run(t, command, input)
 }
 
 // zstdOf makes zstd frames of at most block bytes of b each, with or without their
@@ -165,7 +156,7 @@ func TestOpen(t *testing.T) {
 		{"one.zst", zstdOf(t, data, 1<<30, true), ztext.Streamed},
 		{"bgzf-trailing.gz", append(zfixtures.BGZF(data, 65280), 'x'), ztext.Streamed},
 	}
-	if _, err := exec.LookPath("xz"); err == nil {
+	if _, ok := tools.Output(t, "xz -c -0", []byte("x")); ok {
 		cases = append(cases,
 			struct {
 				name string
@@ -178,7 +169,7 @@ func TestOpen(t *testing.T) {
 				how  ztext.How
 			}{"one.xz", tool(t, "xz -c -0", data), ztext.Streamed})
 	}
-	if _, err := exec.LookPath("bzip2"); err == nil {
+	if _, ok := tools.Output(t, "bzip2 -c", []byte("x")); ok {
 		cases = append(cases, struct {
 			name string
 			file []byte

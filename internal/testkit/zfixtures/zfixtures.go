@@ -9,9 +9,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	kgzip "github.com/klauspost/compress/gzip"
@@ -19,6 +17,8 @@ import (
 
 	"github.com/foreachio/foreach/internal/ztext"
 	"github.com/foreachio/foreach/zindex"
+
+	"github.com/foreachio/foreach/internal/testkit/tools"
 )
 
 // File is one compressed file of the text.
@@ -163,19 +163,9 @@ func write(t testing.TB, dir, name string, b []byte) string {
 	return path
 }
 
-// tool runs command on input; false (logged) when the tool is not installed.
+// tool runs command on input; false (logged) when the tool did not do its job
+// (internal/testkit/tools): then there is no file of it.
 func tool(t testing.TB, command string, input []byte) ([]byte, bool) {
 	t.Helper()
-	args := strings.Fields(command)
-	if _, err := exec.LookPath(args[0]); err != nil {
-		t.Logf("%s is not installed: no file of it", args[0])
-		return nil, false
-	}
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin = bytes.NewReader(input)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s: %v", command, err)
-	}
-	return out, true
+	return tools.Output(t, command, input)
 }
