@@ -53,6 +53,7 @@ targets="
 ./linereader FuzzTail
 ./linereader FuzzBackward
 ./linereader FuzzFindAll
+./linereader FuzzMultiline
 ./bytelist FuzzOperations
 "
 
