@@ -208,6 +208,8 @@ func followFlags(fs *cliflag.FlagSet, cfg *config) error {
 			return usagef("--state has no effect without --follow")
 		case fs.Changed("max-open"):
 			return usagef("--max-open has no effect without --follow")
+		case fs.Changed("flush"):
+			return usagef("--flush has no effect without --follow")
 		}
 		return nil
 	}
