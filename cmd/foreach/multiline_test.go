@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/foreachio/foreach/internal/measure/corpus"
+	"github.com/foreachio/foreach/internal/testkit/testfifo"
 )
 
 // stackEntries is the stack-trace log of the tests of records of many lines, one entry
@@ -203,4 +204,49 @@ func TestMultilineUsageErrors(t *testing.T) {
 			assert.Equal(t, "foreach: "+tc.msg+"\n"+tryHelp, errs)
 		})
 	}
+}
+
+// -f with --start: each entry is printed whole once the next one begins, in whatever
+// pieces its lines are written, and one whose next line does not come once the file has
+// been quiet for --flush; with --state, an entry held when the command stops is printed
+// whole, once, by the next run.
+func TestMultilineFollow(t *testing.T) {
+	dir := t.TempDir()
+	name, state := filepath.Join(dir, "app.log"), filepath.Join(dir, "state")
+	f := openLog(t, name)
+	held := stackEntries[1:3] // terminated entries
+	appendFile(t, f, stackEntries[0]+held[0])
+	// A --flush no test waits for: only the next entry's first line ends one.
+	p := startFollow(t, "-f", "-n", "--state", state, "--start", stackStart, "--flush", "1h", name)
+	p.expect(t, fmt.Sprintf("%6d\t%s", 1, stackEntries[0]))
+	appendFile(t, f, held[1][:5])
+	appendFile(t, f, held[1][5:])
+	p.expect(t, fmt.Sprintf("%6d\t%s", 2, held[0]))
+	waitRead(t, p.cmd.Process.Pid, name, int64(len(stackEntries[0]+held[0]+held[1])))
+	p.terminate(t, "") // held[1] is held: not printed, and the state names its start
+
+	p = startFollow(t, "-f", "-n", "--state", state, "--start", stackStart, "--flush", "20ms", name)
+	p.expect(t, fmt.Sprintf("%6d\t%s", 1, held[1]))
+	last := stackEntries[len(stackEntries)-1] + "\r\n"
+	appendFile(t, f, last[:len(last)-3])
+	appendFile(t, f, last[len(last)-3:])
+	p.expect(t, fmt.Sprintf("%6d\t%s", 2, last))
+	p.terminate(t, "")
+}
+
+// A FIFO followed with --start: an entry written in pieces by one writer after another
+// is printed whole, and the last one once the FIFO has been quiet for --flush.
+func TestMultilineFollowFIFO(t *testing.T) {
+	fifo := testfifo.Make(t, "pipe")
+	p := startFollow(t, "-f", "--start", stackStart, "--flush", "20ms", fifo)
+	text := strings.Join(stackEntries[:3], "")
+	for _, s := range []string{text[:30], text[30:]} {
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		require.NoError(t, err)
+		_, err = w.WriteString(s)
+		require.NoError(t, err)
+		require.NoError(t, w.Close())
+	}
+	p.expect(t, text)
+	p.terminate(t, "")
 }
