@@ -141,12 +141,13 @@ func TestMultilineMaxLines(t *testing.T) {
 	assert.Equal(t, reversed(want), out)
 }
 
-// -c on a stack-trace log large enough for sections counts on one core and on two what
-// the entries are: the lines that begin one, and the lines before the first.
+// -c on a stack-trace log large enough for sections (4 MiB and more: linereader.Count)
+// counts on one core and on two what the entries are: the lines that begin one, and the
+// lines before the first.
 func TestMultilineCountInSections(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "st.log")
-	_, err := corpus.WriteFile(name, corpus.Spec{Shape: "stacktrace", Size: 2 << 20, Seed: 3})
+	_, err := corpus.WriteFile(name, corpus.Spec{Shape: "stacktrace", Size: 6 << 20, Seed: 3})
 	require.NoError(t, err)
 	data, err := os.ReadFile(name)
 	require.NoError(t, err)
