@@ -115,7 +115,8 @@ type Reader struct {
 //
 // While following, only complete records are yielded: bytes after the last separator
 // are held until their separator arrives, or, for a file that has been rotated away,
-// yielded as its last record. Iteration ends when ctx is done (Err then reports nil:
+// yielded as its last record. With Multiline, a record is held until the line that
+// begins the next one arrives, or the file has been quiet for Options.Flush. Iteration ends when ctx is done (Err then reports nil:
 // the stop was asked for), on Close, which may be called from any goroutine, or on an
 // error: a name that became a directory, a new file that cannot be opened. What is never
 // lost, and what can be, is said in the project's docs/follow.md. Checkpoint names the

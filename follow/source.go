@@ -37,9 +37,10 @@ type source struct {
 	once    sync.Once     // Stop's work, done once
 	unset   func() bool   // stops ctx's call of Stop (context.AfterFunc); set before Open returns
 	shown   atomic.Uint64 // publishes done, for tests (see export_test.go)
-	// nowait: a Many's source. Where Read would wait it returns ErrStop instead, the
-	// engine ending after the complete records read; the Many sets the reading back to
-	// the end of the last record yielded (backTo) and reads on when the files change.
+	// nowait: a Many's source. Where Read would wait it returns ErrStop instead (or
+	// ErrFlush, when a flush is due: see wait), the engine ending after the complete
+	// records read; the Many sets the reading back to the end of the last record yielded
+	// (backTo) and reads on when the files change.
 	nowait bool
 }
 
