@@ -251,3 +251,21 @@ func TestMultilineFollowFIFO(t *testing.T) {
 	p.expect(t, text)
 	p.terminate(t, "")
 }
+
+// -f --last 2 with --start begins with the last two entries, whole, read from the end
+// (the last once the file has been quiet for --flush), then what is appended.
+func TestMultilineFollowLast(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "app.log")
+	f := openLog(t, name)
+	entries := slices.Clone(stackEntries)
+	entries[len(entries)-1] += "\r\n" // complete: --last counts complete records
+	appendFile(t, f, strings.Join(entries, ""))
+	p := startFollow(t, "-f", "-H", "--last", "2", "--start", stackStart, "--flush", "20ms", name)
+	n := len(entries)
+	p.expect(t, name+":"+entries[n-2]+name+":"+entries[n-1])
+	appendFile(t, f, entries[1][:25])
+	appendFile(t, f, entries[1][25:])
+	p.expect(t, name+":"+entries[1])
+	p.terminate(t, "")
+}
