@@ -50,6 +50,11 @@
 // compressed while the program was down, and reads every file rotated after it. What
 // can still be lost is said in the project's docs/follow.md.
 //
+// With linereader's Options.Multiline (a stack trace one record), a record is yielded
+// when the line that begins the next one arrives, or once the file has had nothing new
+// for Options.Flush; it is never split by a read, and a Checkpoint names its start until
+// it is yielded.
+//
 // # Goroutines
 //
 // Open and OpenMany start one goroutine each, the watcher (with notifications, the

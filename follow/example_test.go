@@ -7,6 +7,8 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"regexp"
+	"time"
 
 	"github.com/foreachio/foreach/follow"
 	"github.com/foreachio/foreach/linereader"
@@ -116,4 +118,46 @@ func ExampleOpenMany() {
 	// web.log: web started (line 1)
 	// cache.log: cache started (line 1)
 	// 3 files in the state
+}
+
+// Following a log whose entries are several lines (a stack trace): an entry is yielded
+// whole when the next one begins, however its lines were written, and the last one once
+// the file has been quiet for Flush. Checkpoint never points inside an entry.
+func ExampleOptions_flush() {
+	dir, err := os.MkdirTemp("", "follow-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	name := filepath.Join(dir, "app.log")
+	// The logger is writing an entry: its last line is not complete yet.
+	if err := os.WriteFile(name, []byte("2026-05-01 ERROR boom\n\tat a.b(C.ja"), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	opt := linereader.Options{Multiline: &linereader.Multiline{Start: regexp.MustCompile(`^\d{4}-`)}}
+	r, err := follow.Open(context.Background(), name, opt, follow.Options{Flush: 50 * time.Millisecond})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer r.Close()
+
+	go func() {
+		f, _ := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
+		f.WriteString("va:1)\n\tat d.e(F.j") // the entry goes on, in pieces cut anywhere
+		f.WriteString("ava:2)\n2026-05-01 INFO ok\n")
+		f.Close()
+	}()
+
+	for entry := range r.Lines() {
+		fmt.Printf("%d: %q\n", r.LineNo(), entry)
+		if r.LineNo() == 2 {
+			break // the second entry came once the file was quiet for Flush
+		}
+	}
+	cp := r.Checkpoint()
+	fmt.Println("checkpoint at offset", cp.Offset)
+	// Output:
+	// 1: "2026-05-01 ERROR boom\n\tat a.b(C.java:1)\n\tat d.e(F.java:2)\n"
+	// 2: "2026-05-01 INFO ok\n"
+	// checkpoint at offset 77
 }

@@ -36,7 +36,7 @@ func (m *Many) wait() bool {
 		return false
 	}
 	t := m.run.timer
-	t.Reset(m.mo.Poll)
+	t.Reset(m.run.waitFor(m.mo.Poll))
 	defer t.Stop()
 	select {
 	case <-m.sig.wake:

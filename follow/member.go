@@ -151,9 +151,13 @@ func (m *Many) ended(mb *member) (moved bool) {
 		m.run.release(p)
 		return false
 	}
+	held := p.at < src.rd.pos // the start of a record: of many lines, it may be complete
 	src.backTo(p.at)
 	m.run.release(p)
 	mb.start.initial = false
+	if held {
+		m.run.flushAt(mb)
+	}
 	if len(m.run.starved) > 0 {
 		m.park(mb) // a member waits for a descriptor: this one waits without one
 	}

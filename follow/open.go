@@ -62,7 +62,25 @@ type Options struct {
 	// checkpoints stores one there, so that what it stored never names a file left
 	// behind (which a rotation may delete).
 	Moved func()
+
+	// Flush, with linereader's Options.Multiline, is how long the file must have had
+	// nothing new before the record in progress is yielded without the line that would
+	// say whether it goes on (0 means DefaultFlush). Until then a record is held, whole:
+	// lines that arrive in any number of writes, cut anywhere, even inside a line, join
+	// it. A Checkpoint never points inside a record: it names the start of the one held,
+	// so that a restart from it yields that record whole, once. A file rotated away
+	// ends its last record at once. Without Multiline it changes nothing.
+	Flush time.Duration
 }
+
+// DefaultFlush is Options.Flush when it is 0. A writer writes an entry's lines together,
+// but not always in one write: a logger that buffers its file flushes it when the buffer
+// fills or on a timer, commonly once a second, and may cut an entry anywhere. A quiet
+// period of twice that keeps such an entry whole, where agents that wait less are known
+// to split entries (the OpenTelemetry collector's filelog receiver, 500 ms by default),
+// and it shows the last entry of a quiet file sooner than Filebeat's multiline timeout of
+// 5 s does.
+const DefaultFlush = 2 * time.Second
 
 // Reader is a linereader.Reader that follows: every iterator and method of the embedded
 // Reader works on it. Offset and EndOffset count from the start of the file being read
@@ -97,7 +115,8 @@ type Reader struct {
 //
 // While following, only complete records are yielded: bytes after the last separator
 // are held until their separator arrives, or, for a file that has been rotated away,
-// yielded as its last record. Iteration ends when ctx is done (Err then reports nil:
+// yielded as its last record. With Multiline, a record is held until the line that
+// begins the next one arrives, or the file has been quiet for Options.Flush. Iteration ends when ctx is done (Err then reports nil:
 // the stop was asked for), on Close, which may be called from any goroutine, or on an
 // error: a name that became a directory, a new file that cannot be opened. What is never
 // lost, and what can be, is said in the project's docs/follow.md. Checkpoint names the
@@ -223,6 +242,9 @@ func validate(name string, opt linereader.Options, fo Options) error {
 	}
 	if fo.Poll < 0 {
 		faults = append(faults, fmt.Sprintf("Poll %v is negative", fo.Poll))
+	}
+	if fo.Flush < 0 {
+		faults = append(faults, fmt.Sprintf("Flush %v is negative", fo.Flush))
 	}
 	if fo.Last < 0 {
 		faults = append(faults, fmt.Sprintf("Last %d is negative", fo.Last))

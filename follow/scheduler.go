@@ -24,6 +24,11 @@ type scheduler struct {
 	claims map[devIno]*member
 	now    time.Time   // when the loop last woke: the members' last times, without a clock read per record
 	timer  *time.Timer // the loop's wait of a Poll, made once
+	// flushes are the members holding a record of many lines that may be complete, each
+	// with when its source's flush is due (Options.Flush: see flushAt); nextFlush is no
+	// later than the earliest of them.
+	flushes   map[*member]time.Time
+	nextFlush time.Time
 }
 
 // inbox is where the watcher's goroutine puts the members it nudges.
@@ -64,6 +69,7 @@ func (s *scheduler) pop() *member {
 		mb.shared.nudged.Store(false)
 		s.push(mb)
 	}
+	s.flushDue()
 	if len(s.queue) == 0 {
 		return nil
 	}

@@ -37,9 +37,10 @@ type source struct {
 	once    sync.Once     // Stop's work, done once
 	unset   func() bool   // stops ctx's call of Stop (context.AfterFunc); set before Open returns
 	shown   atomic.Uint64 // publishes done, for tests (see export_test.go)
-	// nowait: a Many's source. Where Read would wait it returns ErrStop instead, the
-	// engine ending after the complete records read; the Many sets the reading back to
-	// the end of the last record yielded (backTo) and reads on when the files change.
+	// nowait: a Many's source. Where Read would wait it returns ErrStop instead (or
+	// ErrFlush, when a flush is due: see wait), the engine ending after the complete
+	// records read; the Many sets the reading back to the end of the last record yielded
+	// (backTo) and reads on when the files change.
 	nowait bool
 }
 
@@ -84,6 +85,7 @@ type reading struct {
 	shared int64 // pos when what is read was last published
 	end    int64 // pos when a read of cur last came short, at the end of its data; -1: none yet
 	back   int64 // where the next Read sets cur's position back to (see backTo); -1: nowhere
+	quiet  quiet // how long cur has had nothing new, for Options.Flush (flush.go)
 }
 
 // gap is how long a pause between two reads of a file (a wait, or a process stopped with
@@ -98,6 +100,7 @@ func newSource(d *discovery, h *handles, cur *file, pos int64, opt linereader.Op
 		sig: signals{wake: make(chan struct{}, 1), done: make(chan struct{})},
 		rd:  reading{cur: cur, pos: pos, start: pos, since: time.Now(), last: time.Now(), end: -1, back: -1},
 	}
+	s.rd.quiet = newQuiet(opt, fo, pos)
 	if !cur.sealed {
 		s.rd.tail.recall(cur.f, pos)
 		s.rd.atEnd = true
@@ -116,7 +119,8 @@ func (s *source) start(ctx context.Context, name string, fo Options) {
 }
 
 // Read reads from the current file; at the end of its data it waits for the files to
-// change, calling Idle first, unless the engine is to move on (see source).
+// change, calling Idle first, unless the engine is to move on (see source) or a record
+// of many lines is to be flushed (see wait).
 func (s *source) Read(p []byte) (int, error) {
 	for {
 		if s.stopped.Load() {
@@ -143,15 +147,8 @@ func (s *source) Read(p []byte) (int, error) {
 		if s.rd.moved {
 			continue // a copy taken over: read it at once
 		}
-		if s.nowait {
-			return 0, linereader.ErrStop
-		}
-		if s.idle != nil {
-			s.idle()
-		}
-		select {
-		case <-s.sig.wake:
-		case <-s.sig.done:
+		if err := s.wait(); err != nil {
+			return 0, err
 		}
 	}
 }
@@ -228,6 +225,7 @@ func (s *source) olderFirst() bool {
 func (rd *reading) readCur(p []byte) (int, error) {
 	n, err := rd.cur.r.Read(p)
 	rd.pos += int64(n)
+	rd.quiet.read(rd.pos)
 	rd.atEnd = n < len(p)
 	if rd.atEnd {
 		rd.end = rd.pos
@@ -361,6 +359,7 @@ func (s *source) begin() {
 	rd.pos, rd.tail, rd.atEnd, rd.end, rd.back = cur.at, cur.tail, cur.at > 0, -1, -1
 	cur.at, cur.tail = 0, tailBytes{}
 	rd.since, rd.last, rd.moved = time.Now(), time.Now(), true
+	rd.quiet.restart(rd.pos)
 	s.publish()
 }
 

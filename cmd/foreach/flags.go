@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/foreachio/foreach/internal/bytesize"
 	"github.com/foreachio/foreach/internal/cliflag"
@@ -39,6 +40,9 @@ type followConfig struct {
 	fromEnd bool   // --from-end
 	state   string // --state FILE (state.go)
 	maxOpen int    // --max-open N: follow.ManyOptions.MaxOpen (0: its default)
+	// flush is --flush: follow.Options.Flush, with --start or --continue (0: its
+	// default, follow.DefaultFlush).
+	flush time.Duration
 }
 
 // progressMode says whether to draw the progress bar.
@@ -107,6 +111,14 @@ padding), then "COUNT total" when there are several files; reading standard
 input alone (no FILE) prints just the count. It counts records, where wc -l
 counts newlines: a file whose last line has no newline counts one more.
 
+--start or --continue joins lines into records of many lines, a stack trace
+one record: with --start, a line that REGEX matches begins a record; with
+--continue, a line that REGEX matches belongs to the record before it (the
+lines before the first that begins one are a record of their own). -n, -H,
+-c, --last and --reverse then number, label, count and take records, not
+lines. With -f, a record whose next line has not come is printed once the
+file has been quiet for --flush (default 2s).
+
 Memory: every mode passes a record longer than the buffer through in pieces,
 so memory stays bounded whatever the input. Only --max-record holds a record
 whole (up to SIZE), so that a record it refuses is never partly printed.
@@ -142,6 +154,7 @@ reopened by identity when they change. A FIFO is read as tail -f reads a pipe.
 type rawFlags struct {
 	sep, ors, limit, maxRecord, tooLong, buffer, jobs, maxOpen string
 	null, help, version                                        bool
+	ml                                                         multilineRaw // --start, --continue, --max-lines, --flush (multiline.go)
 }
 
 // newFlagSet defines the flags of the main command on cfg, and on raw for the values
@@ -155,6 +168,7 @@ func newFlagSet(cfg *config, raw *rawFlags) *cliflag.FlagSet {
 	fs.BoolVar(&cfg.opt.Whole, "whole", false, "the whole input is one record (with --limit: fixed-size pieces)")
 	fs.VarP(typed{&raw.limit, "N"}, "limit", "l", "at most N bytes per record")
 	fs.BoolVar(&cfg.opt.UTF8, "utf8", false, "with --limit: a cut never splits a UTF-8 character")
+	defineMultiline(fs, &raw.ml)
 	fs.BoolVarP(&cfg.opt.Chomp, "chomp", "C", false, `drop each record's separator (and write --ors, by default \n)`)
 	fs.Var(typed{&raw.ors, "STR"}, "ors", `written after each record (default: nothing; with --chomp, \n)`)
 	fs.BoolVarP(&cfg.number, "number", "n", false, "prefix each line with its number, as cat -n")
@@ -269,6 +283,9 @@ func parseArgs(args []string) (*config, error) {
 		return nil, err
 	}
 	if err := cfg.sizes(fs, &raw); err != nil {
+		return nil, err
+	}
+	if err := cfg.multiline(fs, &raw.ml); err != nil {
 		return nil, err
 	}
 	if err := optionsError(cfg.opt.Validate(), fs, &raw); err != nil {
@@ -436,6 +453,8 @@ func flagOf(field string, raw *rawFlags) string {
 		return "buffer"
 	case "MaxRecord":
 		return "max-record"
+	case "Multiline":
+		return raw.ml.flag
 	}
 	return strings.ToLower(field) // Paragraph, Whole, Limit, Chomp, UTF8, Decompress
 }

@@ -73,11 +73,12 @@ func (c *command) followAll(names []string) {
 }
 
 // options are the ManyOptions the flags say: where each file there at the start begins
-// (--last, --from-end), --state's Resume, --max-open, and the command's Idle, Moved and
-// Warn.
+// (--last, --from-end), --state's Resume, --max-open, --flush, and the command's Idle,
+// Moved and Warn.
 func (fl *following) options(resume *follow.State) follow.ManyOptions {
 	c := fl.c
 	mo := follow.ManyOptions{Resume: resume, MaxOpen: c.cfg.maxOpen}
+	mo.Flush = c.cfg.flush
 	mo.Last = max(0, c.cfg.last)
 	if c.cfg.fromEnd || c.cfg.last == 0 {
 		mo.Start = -1 // --last 0: nothing of what is there, as tail -n 0 -F
@@ -208,6 +209,8 @@ func followFlags(fs *cliflag.FlagSet, cfg *config) error {
 			return usagef("--state has no effect without --follow")
 		case fs.Changed("max-open"):
 			return usagef("--max-open has no effect without --follow")
+		case fs.Changed("flush"):
+			return usagef("--flush has no effect without --follow")
 		}
 		return nil
 	}

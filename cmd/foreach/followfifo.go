@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io/fs"
@@ -8,7 +9,9 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
+	"time"
 
+	"github.com/foreachio/foreach/follow"
 	"github.com/foreachio/foreach/linereader"
 )
 
@@ -74,7 +77,11 @@ func (fl *following) fifo(ctx context.Context, name string) {
 	}
 	defer f.Close()
 	defer context.AfterFunc(ctx, func() { f.Close() })()
-	r := linereader.New(&fifoReader{fl: fl, f: f, ctx: ctx}, c.cfg.opt)
+	fr := &fifoReader{fl: fl, f: f, ctx: ctx, told: true}
+	if c.cfg.opt.Multiline != nil {
+		fr.flush = cmp.Or(c.cfg.flush, follow.DefaultFlush)
+	}
+	r := linereader.New(fr, c.cfg.opt)
 	fl.mu.Lock()
 	c.tot.files++
 	p := c.newPrinter(name, r)
@@ -99,19 +106,38 @@ func (fl *following) fifo(ctx context.Context, name string) {
 
 // fifoReader reads a followed FIFO: the output pending is written before each read (it
 // may wait), and once ctx is done (the FIFO closed under the read) the read reports
-// linereader.ErrStop, so that a record being written then is not printed in part.
+// linereader.ErrStop, so that a record being written then is not printed in part. With
+// --start or --continue, a read that has waited flush with nothing coming reports
+// linereader.ErrFlush, once until more comes, so that the record held is printed as a
+// followed file's is (follow.Options.Flush).
 type fifoReader struct {
-	fl  *following
-	f   *os.File
-	ctx context.Context
+	fl    *following
+	f     *os.File
+	ctx   context.Context
+	flush time.Duration // 0: a read waits as long as it takes
+	told  bool          // ErrFlush was reported, and nothing has come since (or nothing came yet)
 }
 
 func (r *fifoReader) Read(p []byte) (int, error) {
 	r.fl.mu.Lock()
 	r.fl.c.flush()
 	r.fl.mu.Unlock()
+	var deadline time.Time
+	if r.flush > 0 && !r.told {
+		deadline = time.Now().Add(r.flush)
+	}
+	if r.flush > 0 && r.f.SetReadDeadline(deadline) != nil {
+		r.flush = 0 // not a file the runtime polls: no flush, as before --flush
+	}
 	n, err := r.f.Read(p)
-	if err != nil && r.ctx.Err() != nil {
+	r.told = r.told && n == 0
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded) && n > 0:
+		return n, nil
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		r.told = true
+		return 0, linereader.ErrFlush
+	case err != nil && r.ctx.Err() != nil:
 		return n, linereader.ErrStop
 	}
 	return n, err

@@ -86,7 +86,7 @@ func (c *command) printRecords(name string, r *linereader.Reader) {
 	switch {
 	case c.cfg.opt.MaxRecord > 0 || c.cfg.follow:
 		records = r.Views()
-	case !c.cfg.opt.Chomp && c.cfg.opt.Splittable() == nil:
+	case !c.cfg.opt.Chomp && runsCut(c.cfg.opt):
 		records, p.sep = r.Runs(), c.cfg.opt.Separator()
 	}
 	for chunk := range records {
