@@ -18,7 +18,8 @@ import (
 // with --too-long skip or cut, whose count of such records is reported.
 func (c *command) count(in *input) {
 	tossing := c.cfg.opt.MaxRecord > 0 && c.cfg.opt.TooLong != linereader.TooLongStop
-	if in.opened && in.size > 0 && !c.cfg.stats && !tossing {
+	// A text read through a Builder (in.decoded) is counted as it is decoded, below.
+	if in.opened && in.size > 0 && !c.cfg.stats && !tossing && !in.decoded {
 		c.checkIndex(in) // a stale index's warning (ztext.go)
 		n, err := linereader.CountAt(in.file, in.size, c.cfg.opt, c.cfg.jobs)
 		switch {
@@ -37,7 +38,7 @@ func (c *command) count(in *input) {
 			return
 		}
 	}
-	r := c.reader(in.src)
+	r := c.readerOf(in)
 	defer r.Close()
 	var n int64
 	length := 0 // of the current record so far, for --stats
