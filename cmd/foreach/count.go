@@ -41,14 +41,15 @@ func (c *command) count(in *input) {
 	r := c.readerOf(in)
 	defer r.Close()
 	var n int64
-	length := 0 // of the current record so far, for --stats
-	for piece := range r.Pieces() {
-		length += len(piece)
-		if !r.Partial() {
-			n++
-			c.tot.record(length)
-			length = 0
+	if in.decoded && !c.cfg.stats && !tossing {
+		// The text of a gzip file being indexed (--index): nothing needs its records
+		// one by one, and Runs counts those of a run with bytes.Count, as CountAt
+		// counts the stream it replaces, where Pieces would cut each.
+		for range r.Runs() {
 		}
+		n = r.Stats().Records
+	} else {
+		n = c.countPieces(r)
 	}
 	// Trailing data after compressed streams is a warning: every record was counted.
 	failed := r.Err() != nil && !errors.Is(r.Err(), linereader.ErrTrailingData)
@@ -66,4 +67,20 @@ func (c *command) countDone(name string, n int64) {
 	} else {
 		c.printf("%d %s\n", n, name)
 	}
+}
+
+// countPieces counts the records of r by their pieces, which never hold a record whole,
+// noting the length of each for --stats.
+func (c *command) countPieces(r *linereader.Reader) int64 {
+	var n int64
+	length := 0 // of the current record so far
+	for piece := range r.Pieces() {
+		length += len(piece)
+		if !r.Partial() {
+			n++
+			c.tot.record(length)
+			length = 0
+		}
+	}
+	return n
 }

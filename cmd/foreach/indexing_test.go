@@ -89,7 +89,8 @@ func TestIndexWhileReadingEveryMode(t *testing.T) {
 	require.Equal(t, []any{"", 0}, []any{errs, status})
 	require.NotEmpty(t, alone)
 	for _, mode := range [][]string{
-		{"-c"}, nil, {"-n"}, {"-H"}, {"-C", "--ors", ";"}, {"--last", "5"}, {"--last", "0"},
+		{"-c"}, {"-c", "-0"}, {"-c", "-p"}, {"-c", "--sep", "ab"}, {"-c", "-l", "100"}, {"-c", "--whole"}, {"-c", "--buffer", "100"},
+		nil, {"-n"}, {"-H"}, {"-C", "--ors", ";"}, {"--last", "5"}, {"--last", "0"},
 		{"--reverse"}, {"--reverse", "--last", "2"}, {"-n", "--last", "3"},
 		{"--max-record", "300", "--too-long", "skip"}, {"-c", "--max-record", "300", "--too-long", "cut"},
 	} {
