@@ -7,11 +7,12 @@ import (
 	"github.com/foreachio/foreach/linereader"
 )
 
-// count implements -c for one input. A regular file opened here is counted by CountAt,
-// which counts separators in parallel sections (-j) wherever the options allow, counts a
-// compressed file's separators as internal/ztext says it can be read (-z: through its
-// index or its structure in parallel sections, its pieces decoded on -j cores, or in one
-// pass), and cuts records only where it must. Anything else is counted by one pass
+// count implements -c for one input. A regular file opened here is counted by
+// CountNamed, which counts separators in parallel sections (-j) wherever the options
+// allow, counts a compressed file's separators as the file allows (-z: through its
+// FILE.zidx, found by the name it was opened by, or its structure, in parallel sections;
+// its pieces decoded on -j cores; or in one pass), and cuts records only where it must.
+// A gzip file indexed as it is read (--index) is counted as it is decoded. Anything else is counted by one pass
 // over Pieces, which never holds a record whole: pipes and standard input, which have
 // no size to split; files whose size says nothing of their content (0 for /proc's);
 // every input under --stats, whose figures come from the records; and every input
@@ -21,7 +22,8 @@ func (c *command) count(in *input) {
 	// A text read through a Builder (in.decoded) is counted as it is decoded, below.
 	if in.opened && in.size > 0 && !c.cfg.stats && !tossing && !in.decoded {
 		c.checkIndex(in) // a stale index's warning (ztext.go)
-		n, err := linereader.CountAt(in.file, in.size, c.cfg.opt, c.cfg.jobs)
+		// By name: the file opened here is the one whose FILE.zidx -z counts through.
+		n, err := linereader.CountNamed(in.file, in.size, in.name, c.cfg.opt, c.cfg.jobs)
 		switch {
 		case errors.Is(err, io.ErrUnexpectedEOF):
 			// Shorter than its size: cut short since it was opened, or a kernel file

@@ -44,7 +44,7 @@ func (c *command) warnIgnored(name string, err error) {
 }
 
 // checkIndex warns, for -z -c, when the index beside a file opened by name is there but
-// not used: the count itself (linereader.CountAt) reads the file as internal/ztext says,
+// not used: the count itself (linereader.CountNamed) reads the file as if it had none,
 // without a word; loading the index costs a read of it, not of the file's structure.
 func (c *command) checkIndex(in *input) {
 	if !c.cfg.opt.Decompress || !in.opened || in.size <= 0 {
