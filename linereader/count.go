@@ -30,10 +30,12 @@ var parallelCount = countPolicy{minFile: 4 << 20, minSection: 4 << 20, readSize:
 // means runtime.GOMAXPROCS(0), the CPUs this program may use (a container limited to two
 // CPUs counts with two).
 //
-// A regular file is counted by CountAt over the size it has when Count opens it: see
-// CountAt for how, and for what happens if the file changes meanwhile. A pipe, a device
-// or anything else that is not a regular file has no size to split: it is counted by one
-// sequential read to its end. Invalid options are reported before the file is opened. On
+// A regular file is counted as CountAt counts it, over the size it has when Count opens
+// it (see CountAt for how, and for what happens if the file changes meanwhile), and with
+// Options.Decompress through its index too: Count knows the file's name, so an index
+// kept beside it (NAME.zidx, written by zindex's Save or `foreach --index`) that matches
+// it is used, as CountNamed uses it. A pipe, a device or anything else that is not a
+// regular file has no size to split: it is counted by one sequential read to its end. Invalid options are reported before the file is opened. On
 // an error the count returned is 0, but for trailing data after compressed input (an
 // error wrapping ErrTrailingData): every record was read, the count is theirs, and the
 // error says what followed them.
@@ -51,7 +53,7 @@ func Count(name string, opt Options, workers int) (int64, error) {
 		return 0, err
 	}
 	if st.Mode().IsRegular() {
-		return CountAt(f, st.Size(), opt, workers)
+		return countAt(f, st.Size(), name, opt, workers)
 	}
 	cfg := newConfig(opt)
 	if !countsSeparators(cfg) {
@@ -80,19 +82,39 @@ func Count(name string, opt Options, workers int) (int64, error) {
 // options are counted by one sequential read.
 //
 // Compressed input (with Options.Decompress) is counted in its decompressed bytes, with no
-// record cut, read as internal/ztext says the file allows when there is more than one
-// worker: when ra is an *os.File whose index NAME.zidx is there and matches it
-// (zindex.LoadAt), or a BGZF, xz or zstd file whose pieces say their sizes, the text is
-// counted in sections cut at the index's access points; a bzip2, lz4 or other multi-piece
-// file is decoded on `workers` goroutines and counted as it comes; anything else (a plain
-// single-member .gz without an index, a stale index) by one sequential read. The count
-// and the error are those of the sequential read, but for damage met through an index,
+// record cut, from what ra holds and nothing else. With more than one worker: a BGZF, xz
+// or zstd file whose pieces say their sizes is counted in sections cut where its pieces
+// start, so that no section decodes what another does; a bzip2 or lz4 file, or zstd
+// frames without their sizes, is decoded on `workers` goroutines and counted as it comes;
+// anything else (a gzip file that is not BGZF, one xz block, one zstd frame) by one
+// sequential read, as with one worker. An index kept beside a file (NAME.zidx) is not
+// looked for: ra has no name, whatever its type. Count, which opens the file by name, uses
+// such an index, and CountNamed does for a file the caller opened. The count and the
+// error are those of the sequential read, but for damage met through a file's pieces,
 // which is reported at the compressed offset of the piece that holds it.
 //
 // Only [0, size) is read: bytes past it, such as those appended to a file after its size
 // was taken, are not counted. The input must not shrink below size while it is counted:
 // if it does, CountAt returns an error that wraps io.ErrUnexpectedEOF, never a short count.
 func CountAt(ra io.ReaderAt, size int64, opt Options, workers int) (int64, error) {
+	return countAt(ra, size, "", opt, workers)
+}
+
+// CountNamed is CountAt over ra, the first size bytes of the file the caller opened as
+// name: with Options.Decompress and more than one worker, an index kept beside it
+// (name.zidx, written by zindex's Save or `foreach --index`) that matches the file in
+// hand (zindex.LoadAt checks it against ra) is used as Count uses it: the text is counted
+// in sections cut at the index's access points, on up to `workers` goroutines. A missing,
+// stale or damaged index is not used, without an error: the file is counted as CountAt
+// counts it. name only says where the index is; the bytes counted are ra's. With an empty
+// name, CountNamed is CountAt.
+func CountNamed(ra io.ReaderAt, size int64, name string, opt Options, workers int) (int64, error) {
+	return countAt(ra, size, name, opt, workers)
+}
+
+// countAt is CountAt, and with a name (Count's, CountNamed's) the index beside it: the
+// caller that opened the file says where its index is; ra is never asked.
+func countAt(ra io.ReaderAt, size int64, name string, opt Options, workers int) (int64, error) {
 	if err := opt.Validate(); err != nil {
 		return 0, err
 	}
@@ -103,7 +125,7 @@ func CountAt(ra io.ReaderAt, size int64, opt Options, workers int) (int64, error
 		workers = runtime.GOMAXPROCS(0)
 	}
 	if opt.Decompress && workers > 1 && countsSeparators(newConfig(opt)) {
-		if t := ztext.Open(ra, size, nameOf(ra), workers); t.How != ztext.Plain {
+		if t := openText(ra, size, name, workers); t.How != ztext.Plain {
 			return countText(t, opt, workers)
 		}
 		opt.Decompress = false
@@ -133,14 +155,8 @@ func CountAt(ra io.ReaderAt, size int64, opt Options, workers int) (int64, error
 	return countParallel(ra, size, cfg, workers, pol)
 }
 
-// nameOf returns the name of the file ra is (an *os.File's), whose index NAME.zidx a
-// compressed input may have; "" when ra is not a named file.
-func nameOf(ra io.ReaderAt) string {
-	if f, ok := ra.(interface{ Name() string }); ok {
-		return f.Name()
-	}
-	return ""
-}
+// openText is ztext.Open: tests see through it which name a count looked for an index by.
+var openText = ztext.Open
 
 // countText counts the separators of a compressed file's text as internal/ztext gives
 // it: through an index (fresh NAME.zidx, or the format's pieces with their sizes), in

@@ -97,7 +97,9 @@
 // file can be read by several goroutines or machines, each taking a range: the ranges'
 // records together are exactly those of one sequential read. Partition cuts an input's
 // size into such ranges. CountAt counts the records of an open file, in parallel
-// sections when the options allow it; Count does the same for a file name.
+// sections when the options allow it; Count does the same for a file name, and
+// CountNamed for a file opened by name, both using its compressed text's index kept
+// beside it (NAME.zidx), which CountAt, given no name, does not look for.
 //
 // The exact rules for cutting records, and where they differ from Ruby's, are in the
 // project's docs/semantics.md.

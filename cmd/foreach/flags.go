@@ -25,7 +25,7 @@ type config struct {
 	stats    bool   // --stats
 	progress progressMode
 	jobs     int  // -j: sections of --count, cores of -z
-	index    bool // --index (ztext.go): write FILE.zidx for each FILE, and nothing else
+	index    bool // --index: write FILE.zidx for each FILE; alone, nothing else (ztext.go), with -z while reading it (indexing.go)
 	files    []string
 
 	follow bool // -f (follow.go)
@@ -148,6 +148,16 @@ keeps where each file stands, written after the output it covers, so that the
 command started again goes on there, also across rotations made while it was
 stopped. --max-open N bounds the files open at once; idle ones are closed and
 reopened by identity when they change. A FIFO is read as tail -f reads a pipe.
+
+--index writes FILE.zidx beside each compressed FILE, its index, and prints
+nothing. With -z it goes with every mode but -f (-c, printing, -n, -H, --last,
+--reverse, --stats): each FILE is read and printed exactly as without --index,
+and its index is written once that read has reached the end without an error
+(a damaged file, a failed --max-record, a closed output: no index). A gzip file
+without an up-to-date index is indexed in the same pass that decodes it; a
+BGZF, xz or zstd file whose pieces say their sizes is indexed from them after
+the read; an up-to-date index is left as it is, and a stale one replaced. A
+file that cannot be indexed (bzip2, lz4, not compressed) is reported: status 1.
 `
 
 // rawFlags holds the values of the flags that are checked after parsing, as typed.
@@ -198,7 +208,7 @@ func newFlagSet(cfg *config, raw *rawFlags) *cliflag.FlagSet {
 	cfg.last = -1
 	fs.Var(lastValue{&cfg.last}, "last", "only the last N records of each FILE, as tail -n N (with --follow: then what is appended, as tail -n N -F)")
 	fs.BoolVar(&cfg.reverse, "reverse", false, "the records of each FILE last first, as tac")
-	fs.BoolVar(&cfg.index, "index", false, "write FILE.zidx, the index of each compressed FILE (gzip, BGZF, xz, zstd), so that -z reads it in parallel and from its end; print nothing")
+	fs.BoolVar(&cfg.index, "index", false, "write FILE.zidx, the index of each compressed FILE (gzip, BGZF, xz, zstd), so that -z reads it in parallel and from its end; print nothing (with -z: read each FILE as the other flags say, and write its index too)")
 	fs.BoolVarP(&raw.help, "help", "h", false, "print this help")
 	fs.BoolVar(&raw.version, "version", false, "print the version and the revision it was built from")
 	return fs
@@ -303,8 +313,13 @@ func parseArgs(args []string) (*config, error) {
 	return cfg, followFlags(fs, cfg)
 }
 
-// indexFlags checks --index, which writes indexes and reads no records: a mode of its
-// own, over named files.
+// indexOnly reports whether --index is a mode of its own: without -z, it writes
+// indexes and reads no records.
+func (cfg *config) indexOnly() bool { return cfg.index && !cfg.opt.Decompress }
+
+// indexFlags checks --index, over named files. Alone it writes indexes and reads no
+// records: a mode of its own. With -z it goes with every mode that reads a file to its
+// end (-c, printing, --last, --reverse); -f, which never ends, refuses -z itself.
 func indexFlags(cfg *config) error {
 	if !cfg.index {
 		return nil
@@ -313,7 +328,7 @@ func indexFlags(cfg *config) error {
 		flag string
 		set  bool
 	}{{"--count", cfg.count}, {"--last", cfg.last >= 0}, {"--reverse", cfg.reverse}, {"--follow", cfg.follow}} {
-		if m.set {
+		if m.set && cfg.indexOnly() {
 			return usagef("--index cannot be used with %s (it writes indexes and reads no records)", m.flag)
 		}
 	}

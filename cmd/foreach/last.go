@@ -174,7 +174,7 @@ func (c *command) header(name string) {
 // printed as a forward read prints them. A read error is reported after the records
 // read before it are printed.
 func (c *command) lastOfStream(in *input) {
-	opt := c.cfg.opt
+	opt := c.options(in)
 	opt.Chomp = false
 	r := linereader.New(in.src, opt)
 	defer r.Close()

@@ -35,6 +35,7 @@ func (c *command) writeFailed(err error) {
 // fail reports that the input name failed and sets the exit status.
 func (c *command) fail(name string, err error) {
 	c.status = 1
+	c.failures++
 	c.report(messageName(name), err)
 }
 

@@ -49,7 +49,7 @@ func (c *command) print(in *input) {
 		c.printRecords(in.name, r)
 		return
 	}
-	r := c.reader(in.src)
+	r := c.readerOf(in)
 	defer r.Close()
 	c.printRecords(in.name, r)
 }

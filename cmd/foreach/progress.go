@@ -17,8 +17,8 @@ const progressThreshold = 256 << 20
 // and the inputs are regular files that add up to at least progressThreshold bytes.
 func (c *command) startProgress(names []string) {
 	auto := c.cfg.progress == progressAuto
-	// --index prints nothing: its bar may share the terminal with standard output.
-	mixed := isTerminal(c.stdout) && !c.cfg.index
+	// --index alone prints nothing: its bar may share the terminal with standard output.
+	mixed := isTerminal(c.stdout) && !c.cfg.indexOnly()
 	if c.cfg.progress == progressOff || auto && (!isTerminal(c.stderr) || mixed) {
 		return
 	}

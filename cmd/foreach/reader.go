@@ -35,5 +35,6 @@ func (c *command) stats(r *linereader.Reader) linereader.Stats {
 	if r == c.rd.r {
 		st.Buffer.Grows -= c.rd.grows
 	}
+	c.ix.compressedStats(r, &st) // a Builder's text: the compressed side (indexing.go)
 	return st
 }

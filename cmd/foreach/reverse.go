@@ -98,7 +98,7 @@ func (c *command) spool(in *input) (f *os.File, size int64, cleanup func(), err 
 		}
 	}
 	src := in.src
-	if c.cfg.opt.Decompress {
+	if c.options(in).Decompress {
 		d := decompress.NewReader(src)
 		defer d.Close()
 		src = d

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/foreachio/foreach/internal/cliflag"
+	"github.com/foreachio/foreach/internal/ztext"
 	"github.com/foreachio/foreach/linereader"
 )
 
@@ -57,14 +58,16 @@ type command struct {
 	stderr io.Writer
 	bar    *bar // nil: no progress bar
 
-	status  int  // exit status so far
-	stopped bool // standard output is closed or failing: stop quietly
-	start   time.Time
+	status   int  // exit status so far
+	failures int  // inputs reported failed so far (fail): a read that failed writes no index
+	stopped  bool // standard output is closed or failing: stop quietly
+	start    time.Time
 
 	out   stdoutFile
 	rd    reuse     // the Reader of every input but a followed one
 	tot   totals    // the figures of the inputs read so far, for --stats and -c's total
 	lines numbering // -n's state across inputs
+	ix    *indexing // --index with -z: the index of the input being read (indexing.go); else nil
 }
 
 func (c *command) run() int {
@@ -73,7 +76,7 @@ func (c *command) run() int {
 		names = []string{"-"}
 	}
 	c.startProgress(names)
-	if c.cfg.index {
+	if c.cfg.indexOnly() {
 		for _, name := range names {
 			c.indexFile(name) // ztext.go
 		}
@@ -110,6 +113,13 @@ type input struct {
 	// opened: file was opened by name here, so it is read from its start: CountAt
 	// may read it by offsets. Standard input may have been read partly before.
 	opened bool
+	// decoded: src gives the text of the compressed file already (through the
+	// zindex.Builder of --index with -z): it is read with Decompress off.
+	decoded bool
+	// asked: compressedText has looked at the file; text is what it found (nil: the
+	// file is read as a stream by the engine).
+	asked bool
+	text  *ztext.Text
 }
 
 // file processes one named input ("-" is standard input), reporting its errors.
@@ -133,6 +143,8 @@ func (c *command) file(name string) {
 		// as soon as the input pauses. Regular files never wait, and keep large writes.
 		in.src = &flushReader{r: in.src, c: c}
 	}
+	c.ix = c.startIndex(in) // over the wrappers: the bar counts the compressed bytes
+	defer c.finishIndex(in)
 	switch {
 	case c.cfg.count:
 		c.count(in)

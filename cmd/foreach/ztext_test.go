@@ -125,3 +125,31 @@ func TestIndexFlagUsage(t *testing.T) {
 		assert.Equal(t, "foreach: "+c.want+"\nTry 'foreach --help' for more information.\n", errs, "%q", c.args)
 	}
 }
+
+// -z -c counts through FILE.zidx, found by the name the file was opened by (CountNamed):
+// a byte changed in the middle of an indexed .gz after indexing (its size, first and
+// last 64 KiB and time kept, so the index still loads) is reported where the read
+// through the index meets it, at the access point before it, not where the sequential
+// read (-j 1) meets it; without the index, -j 2 reports it as the sequential read does.
+func TestCountThroughIndexByName(t *testing.T) {
+	text, _ := ztextText(t)
+	dir := t.TempDir()
+	name := filepath.Join(dir, "f.gz")
+	gz := zfixtures.Gzip(text)
+	require.Greater(t, len(gz), 3*64<<10, "a middle outside the bytes that identify the file")
+	require.NoError(t, os.WriteFile(name, gz, 0o644))
+	zfixtures.Index(t, name, 32<<10)
+	st, err := os.Stat(name)
+	require.NoError(t, err)
+	gz[len(gz)/2] ^= 0x55
+	require.NoError(t, os.WriteFile(name, gz, 0o644))
+	require.NoError(t, os.Chtimes(name, st.ModTime(), st.ModTime()))
+	_, seq, status := runCmd(t, "", "-z", "-c", "-j", "1", name)
+	require.Equal(t, 1, status, seq)
+	_, indexed, status := runCmd(t, "", "-z", "-c", "-j", "2", name)
+	require.Equal(t, 1, status, indexed)
+	assert.NotEqual(t, seq, indexed, "the index is not used")
+	require.NoError(t, os.Remove(name+".zidx"))
+	_, unindexed, _ := runCmd(t, "", "-z", "-c", "-j", "2", name)
+	assert.Equal(t, seq, unindexed)
+}
