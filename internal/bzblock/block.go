@@ -107,6 +107,19 @@ type partial struct {
 	alpha   int
 	group   int
 	at      int64
+	// least is an offset in bits in src that the block reaches at least,
+	// as far as its header says (0 before it says anything): More with a
+	// src shorter than that would run short again. It saves reading a
+	// header of many selectors again for every few bytes that arrive.
+	least int64
+}
+
+// Need returns, after Decode or More returned ErrShort, the fewest bytes
+// that src must hold for the block to end within it, as far as the block's
+// header tells (the bytes given, when it tells nothing more): a reader
+// that waits for them waits for nothing the block does not hold.
+func (d *Decoder) Need() int {
+	return int((d.part.least + 7) / 8)
 }
 
 // decode decodes the block d.part describes from src, from where the
@@ -173,11 +186,11 @@ func (d *Decoder) head(br *bitReader, blockSize int) error {
 	if err != nil {
 		return err
 	}
-	trees, err := d.selectors(br)
+	p.symbols, p.alpha = symbols, len(symbols)+2
+	trees, err := d.selectors(br, p.alpha)
 	if err != nil {
 		return err
 	}
-	p.symbols, p.alpha = symbols, len(symbols)+2
 	if err := d.codeLengths(br, trees, p.alpha); err != nil {
 		return err
 	}
@@ -232,13 +245,15 @@ func (d *Decoder) symbolMap(br *bitReader) ([]byte, error) {
 }
 
 // selectors reads the number of trees and the tree of each group of 50
-// symbols (move-to-front coded, in unary) into d.sel.
-func (d *Decoder) selectors(br *bitReader) (int, error) {
+// symbols (move-to-front coded, in unary) into d.sel. It sets d.part.least
+// from their number, before reading them and again after.
+func (d *Decoder) selectors(br *bitReader, alpha int) (int, error) {
 	trees := int(br.bits(3))
 	if trees < 2 || trees > maxTrees {
 		return 0, StructuralError("invalid number of Huffman trees")
 	}
 	n := int(br.bits(15))
+	d.part.least = br.offset() + int64(n) + minTables(trees, alpha)
 	if cap(d.sel) < n {
 		d.sel = make([]uint8, n)
 	}
@@ -260,8 +275,14 @@ func (d *Decoder) selectors(br *bitReader) (int, error) {
 		mtf[0] = v
 		d.sel[i] = v
 	}
+	d.part.least = br.offset() + minTables(trees, alpha)
 	return trees, nil
 }
+
+// minTables is the fewest bits the code lengths of the trees and one
+// symbol take: a tree's first length (5 bits) and a bit ending each
+// symbol's.
+func minTables(trees, alpha int) int64 { return int64(trees*(5+alpha) + 1) }
 
 // codeLengths reads each tree's code lengths (delta coded from a 5-bit
 // start) and builds the trees.

@@ -14,13 +14,17 @@ import (
 
 // decodePieces decodes the block at bit off of file giving the decoder its
 // bytes a piece at a time (Decode, then More), each piece's length from
-// step, and returns the block.
-func decodePieces(t *testing.T, d *bzblock.Decoder, file []byte, off int64, level int, step func() int) *bzblock.Block {
+// step, and returns the block. Need, after each piece that is not enough,
+// is never past the block's last byte, size.
+func decodePieces(t *testing.T, d *bzblock.Decoder, file []byte, off int64, level int, step func() int, size int) *bzblock.Block {
 	t.Helper()
 	src := file[off/8:]
 	n := min(len(src), step())
 	b, err := d.Decode(src[:n], uint(off%8), level)
 	for err == bzblock.ErrShort && n < len(src) {
+		if need := d.Need(); need > size {
+			t.Fatalf("block at bit %d of %d bytes: Need is %d after %d", off, size, need, n)
+		}
 		n = min(len(src), n+step())
 		b, err = d.More(src[:n])
 	}
@@ -33,7 +37,7 @@ func decodePieces(t *testing.T, d *bzblock.Decoder, file []byte, off int64, leve
 // TestMore: a block given a piece at a time (one byte, a few bytes, random
 // lengths, pieces of 64 KiB as a sequential reader's buffer holds them)
 // decodes to the block Decode makes of it whole: the same bytes, end and
-// CRC. The blocks are bzip2's (text, random bytes, long runs) and the
+// CRC; what Need asks for in between is within the block. The blocks are bzip2's (text, random bytes, long runs) and the
 // randomised ones of testdata.
 func TestMore(t *testing.T) {
 	randomised, err := os.ReadFile("testdata/randomised.bz2")
@@ -70,7 +74,7 @@ func TestMore(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				b := decodePieces(t, &pieces, file, off, level, step)
+				b := decodePieces(t, &pieces, file, off, level, step, int((off%8+w.End()+7)/8))
 				got, err := io.ReadAll(b)
 				if err != nil || !bytes.Equal(got, want) || b.End() != w.End() || b.CRC() != w.CRC() {
 					t.Fatalf("%s, %s: block at bit %d: %d bytes (%v), end %d, CRC %08x; whole: %d bytes, end %d, CRC %08x",
