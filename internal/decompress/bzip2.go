@@ -127,7 +127,7 @@ func (z *bzip2Decoder) block() error {
 			err = bzblock.StructuralError("data exceeds block size")
 			break
 		}
-		if err := z.in.more(z.r); err != nil {
+		if err := z.in.more(z.r, z.d.Need()); err != nil {
 			return err
 		}
 		b, err = z.d.More(z.in.buf)
@@ -196,18 +196,25 @@ func (in *bzip2Input) peek(r *bufio.Reader) {
 }
 
 // more is called when the decoder has run short of buf: every byte of it
-// is the block's, so it is consumed, and what r has next is appended,
-// reading r's source (and waiting on it) only when r holds nothing more.
-// The end of the input is io.ErrUnexpectedEOF.
-func (in *bzip2Input) more(r *bufio.Reader) error {
-	if err := in.take(r, len(in.buf)); err != nil {
-		return err
-	}
-	if _, err := r.Peek(1); err != nil {
-		if err == io.EOF {
-			return io.ErrUnexpectedEOF
+// is the block's, so it is consumed, and so are the bytes up to least
+// (bzblock's Need: the block holds them too); then what r has next is
+// appended, reading r's source (and waiting on it) only when r holds
+// nothing more. The end of the input is io.ErrUnexpectedEOF.
+func (in *bzip2Input) more(r *bufio.Reader, least int) error {
+	n := len(in.buf)
+	if err := in.take(r, max(n, least)); err != nil {
+		if err == io.ErrUnexpectedEOF && len(in.buf) > n {
+			return nil // a damaged header may be refused before least: decode what there is
 		}
 		return err
+	}
+	if len(in.buf) == n {
+		if _, err := r.Peek(1); err != nil {
+			if err == io.EOF {
+				return io.ErrUnexpectedEOF
+			}
+			return err
+		}
 	}
 	in.peek(r)
 	return nil
