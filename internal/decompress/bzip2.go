@@ -20,7 +20,10 @@ import (
 // A block's bytes are given out only once its CRC has been checked
 // (bzblock.Block.Check): a damaged block gives no byte, where the standard
 // library's reader and bzip2 -d give its bytes up to the check. A stream
-// cut short gives every complete block before the cut.
+// cut short gives every complete block before the cut. The offsets of its
+// errors do not depend on how the input arrives: a damaged block's is the
+// byte where its magic number starts, a CRC's that fails the byte after
+// what it covers, a cut's the input's length.
 //
 // Memory: the compressed bytes of one block (at most
 // bzblock.MaxBlockBytes, about a quarter of the block's 900 kB at level 9

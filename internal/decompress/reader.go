@@ -347,8 +347,9 @@ func (s *source) Read(p []byte) (int, error) {
 
 // Error is the error of a damaged stream, or of trailing data after the
 // last complete one: its format, the compressed offset at which the decoder
-// failed (the bytes of src it had consumed when it reported the damage; for
-// a truncated stream, the length of src; for trailing data, where it
+// failed (the bytes of src it had consumed when it reported the damage, or
+// for bzip2 the byte where the damaged block starts, or after the bytes a
+// failed CRC covers; for a truncated stream, the length of src; for trailing data, where it
 // starts, the end of the last complete stream) and the decoder's error,
 // which errors.Is and errors.As reach through Unwrap. A truncated stream's
 // Err is io.ErrUnexpectedEOF; trailing data's is ErrTrailingData.
