@@ -116,8 +116,9 @@ type partial struct {
 
 // Need returns, after Decode or More returned ErrShort, the fewest bytes
 // that src must hold for the block to end within it, as far as the block's
-// header tells (the bytes given, when it tells nothing more): a reader
-// that waits for them waits for nothing the block does not hold.
+// header tells (no more than the src given, when it tells nothing beyond
+// it): a reader that waits for them waits for nothing the block does not
+// hold. A damaged block may be refused before them.
 func (d *Decoder) Need() int {
 	return int((d.part.least + 7) / 8)
 }
