@@ -35,6 +35,7 @@ targets="
 ./follow FuzzPattern
 ./internal/decompress FuzzReader
 ./internal/decompress FuzzTrailing
+./internal/decompress FuzzBzip2
 ./internal/decompress FuzzXzDecoder
 ./internal/decompress FuzzXzFilters
 ./internal/lzma FuzzReader2

@@ -28,8 +28,7 @@ var suiteModes = [][]string{
 // suiteKnown are the cases the command does not yet read as their suite says, and why
 // (internal/decompress's knownFailures, the same cases).
 var suiteKnown = map[string]string{
-	"bzip2/randomised.bz2": "read by the parallel decoder (bzblock, h-bzip2) but refused by the sequential one (compress/bzip2) that --last and --reverse use",
-	"zstd/off0.bin.zst":    "klauspost/compress decodes offset 0 as 1, as zstd 1.5.5 did",
+	"zstd/off0.bin.zst": "klauspost/compress decodes offset 0 as 1, as zstd 1.5.5 did",
 }
 
 // TestSuitesEveryMode runs every case of the suites in every mode, and once more through
@@ -66,9 +65,6 @@ func TestSuitesEveryMode(t *testing.T) {
 			total[key]++
 			msg := checkSuiteRun(&c, mode, name, out, errs, status)
 			_, known := suiteKnown[c.Name]
-			if c.Name == "bzip2/randomised.bz2" && !slicesHas(mode, "--last") && !slicesHas(mode, "--reverse") {
-				known = false // the modes that read it through bzblock pass
-			}
 			switch {
 			case msg == "" && known:
 				t.Errorf("%s %q: passes; take it off suiteKnown", c.Name, mode)

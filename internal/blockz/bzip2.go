@@ -2,8 +2,8 @@ package blockz
 
 import (
 	"bytes"
-	"encoding/binary"
 	"io"
+	"slices"
 
 	"github.com/foreachio/foreach/internal/bzblock"
 	"github.com/foreachio/foreach/internal/decompress"
@@ -38,8 +38,8 @@ const scanChunk = 1 << 20
 
 func newBzip2Scanner(f *file) *bzip2Scanner {
 	s := &bzip2Scanner{f: f, st: &stream{bzLevel: 9}}
-	if h := f.peek(0, 4); len(h) == 4 {
-		s.st.bzLevel = int(h[3] - '0')
+	if level, ok := bzblock.Level(f.peek(0, bzblock.HeaderSize)); ok {
+		s.st.bzLevel = level
 	}
 	return s
 }
@@ -81,8 +81,8 @@ func (s *bzip2Scanner) scan() {
 	buf = buf[:k]
 	for _, bit := range findMagics(buf[:min(int64(len(buf)), n+6)], int(n)) {
 		off := start + int64(bit/8)
-		if bit%8 == 0 && bit >= 32 && string(buf[bit/8-4:bit/8-1]) == "BZh" && buf[bit/8-1] >= '1' && buf[bit/8-1] <= '9' {
-			s.st = &stream{offset: off - 4, bzLevel: int(buf[bit/8-1] - '0')}
+		if level, ok := bzblock.Level(buf[max(0, bit/8-bzblock.HeaderSize) : bit/8]); ok && bit%8 == 0 {
+			s.st = &stream{offset: off - bzblock.HeaderSize, bzLevel: level}
 		}
 		p := Piece{Offset: off, Bit: uint8(bit % 8), Length: s.f.size - off, Size: -1, bound: -1, stream: s.st}
 		s.found = append(s.found, p)
@@ -120,28 +120,13 @@ func findMagics(buf []byte, limit int) []int64 {
 				continue
 			}
 			bit := int64(b)*8 + int64(s)
-			if bits48(buf, bit) == bzblock.BlockMagic {
+			if bzblock.Bits48(buf, bit) == bzblock.BlockMagic {
 				out = append(out, bit)
 			}
 		}
 	}
-	sortInt64(out)
+	slices.Sort(out) // eight sorted runs, one per needle
 	return out
-}
-
-// bits48 returns the 48 bits at bit offset off of buf (zeros past its end).
-func bits48(buf []byte, off int64) uint64 {
-	var w [8]byte
-	copy(w[:], buf[min(int64(len(buf)), off/8):])
-	return binary.BigEndian.Uint64(w[:]) << (off % 8) >> 16
-}
-
-func sortInt64(a []int64) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
 }
 
 // bzipBlockEnd is what a bzip2 piece's decoding tells the sequencer: where
@@ -150,11 +135,6 @@ type bzipBlockEnd struct {
 	end int64
 	crc uint32
 }
-
-// maxBzip2Block bounds the compressed bytes of a block: 900,000 symbols of
-// at most 20 bits, its tables and selectors take under 2.3 MB. A match
-// that decodes past it is no block.
-const maxBzip2Block = 3 << 20
 
 // bzip2Pieces decodes bzip2 blocks with internal/bzblock.
 type bzip2Pieces struct {
@@ -171,8 +151,10 @@ func newBzip2Pieces(ra io.ReaderAt, size int64) pieceDecoder {
 
 func (z *bzip2Pieces) open(p *Piece) (io.Reader, error) {
 	// The piece's bytes and some more; more again if the block goes on (a
-	// false match inside it ends the piece too early).
-	n := min(p.Length+64<<10, z.size-p.Offset, maxBzip2Block)
+	// false match inside it ends the piece too early), up to the largest
+	// block of its level: a match that decodes past it is no block.
+	maxBlock := int64(bzblock.MaxBlockBytes(p.stream.bzLevel)) + 1
+	n := min(p.Length+64<<10, z.size-p.Offset, maxBlock)
 	for {
 		if int64(cap(z.in)) < n {
 			z.in = make([]byte, n)
@@ -182,8 +164,8 @@ func (z *bzip2Pieces) open(p *Piece) (io.Reader, error) {
 			return nil, err
 		}
 		b, err := z.d.Decode(in, uint(p.Bit), p.stream.bzLevel)
-		if err == bzblock.ErrShort && p.Offset+n < z.size && n < maxBzip2Block {
-			n = min(2*n, z.size-p.Offset, maxBzip2Block)
+		if err == bzblock.ErrShort && p.Offset+n < z.size && n < maxBlock {
+			n = min(2*n, z.size-p.Offset, maxBlock)
 			continue
 		}
 		if err != nil {
@@ -197,7 +179,7 @@ func (z *bzip2Pieces) open(p *Piece) (io.Reader, error) {
 func (z *bzip2Pieces) result() pieceResult { return pieceResult{bz: z.res} }
 
 // bzip2Sequencer follows the blocks and streams of a bzip2 file as the
-// standard library's reader does, with the pieces the workers decoded.
+// sequential reader (internal/decompress) does, with the pieces the workers decoded.
 type bzip2Sequencer struct {
 	ra   io.ReaderAt
 	size int64
@@ -219,12 +201,13 @@ func newBzip2Sequencer(ra io.ReaderAt, size int64) *bzip2Sequencer {
 
 // open starts following the stream at off, if a block starts it.
 func (s *bzip2Sequencer) open(off int64) bool {
-	var h [10]byte
-	if n, _ := s.ra.ReadAt(h[:], off); n < 10 || string(h[:3]) != "BZh" || h[3] < '1' || h[3] > '9' ||
-		bits48(h[4:], 0) != bzblock.BlockMagic {
+	var h [bzblock.HeaderSize + 6]byte
+	n, _ := s.ra.ReadAt(h[:], off)
+	level, ok := bzblock.Level(h[:n])
+	if !ok || n < len(h) || bzblock.Bits48(h[bzblock.HeaderSize:], 0) != bzblock.BlockMagic {
 		return false
 	}
-	s.expect, s.level, s.start, s.out, s.crc = (off+4)*8, int(h[3]-'0'), off, 0, 0
+	s.expect, s.level, s.start, s.out, s.crc = (off+bzblock.HeaderSize)*8, level, off, 0, 0
 	return true
 }
 
@@ -242,18 +225,18 @@ func (s *bzip2Sequencer) see(_ *Piece, data []byte) { s.out += int64(len(data)) 
 
 func (s *bzip2Sequencer) finish(_ *Piece, res pieceResult) finishVerdict {
 	end := res.bz.end
-	s.crc = (s.crc<<1 | s.crc>>31) ^ res.bz.crc
+	s.crc = bzblock.StreamCRC(s.crc, res.bz.crc)
 	var w [16]byte
 	n, _ := s.ra.ReadAt(w[:], end/8)
-	switch bits48(w[:n], end%8) {
+	switch bzblock.Bits48(w[:n], end%8) {
 	case bzblock.BlockMagic:
 		s.expect = end
 		return goOn
 	case bzblock.EndMagic:
-		if int64(n) < (end%8+80+7)/8 || uint32(bits48(w[:n], end%8+48)>>16) != s.crc {
+		if int64(n) < (end%8+bzblock.EndBits+7)/8 || uint32(bzblock.Bits48(w[:n], end%8+48)>>16) != s.crc {
 			return finishVerdict{replay: true, rest: -1}
 		}
-		next := (end + 80 + 7) / 8 // the stream's end, padded to a byte
+		next := (end + bzblock.EndBits + 7) / 8 // the stream's end, padded to a byte
 		if !s.open(next) {
 			s.expect = -1
 			return finishVerdict{rest: next}

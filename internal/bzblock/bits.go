@@ -19,10 +19,12 @@ type bitReader struct {
 	past uint
 }
 
-func newBitReader(src []byte, bit uint) bitReader {
-	b := bitReader{src: src}
+// newBitReader returns a reader of src from its bit off (at most the bits
+// src holds).
+func newBitReader(src []byte, off int64) bitReader {
+	b := bitReader{src: src, pos: int(off / 8)}
 	b.refill()
-	b.skip(bit)
+	b.skip(uint(off % 8))
 	return b
 }
 

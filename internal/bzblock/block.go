@@ -57,6 +57,7 @@ type Decoder struct {
 	codes  [maxAlpha]code
 	sel    []uint8
 	block  Block
+	part   partial
 }
 
 // Decode decodes the block whose magic number starts at bit bit (0-7, from
@@ -64,24 +65,93 @@ type Decoder struct {
 // the largest block is level*100,000 bytes before its final run-length
 // decoding). It returns the block, whose bytes are read from it; reading it
 // to its end checks the block's CRC. The Block is valid until the next
-// Decode. src must hold the whole block; ErrShort says that it does not.
+// Decode or More. src must hold the whole block; ErrShort says that it does
+// not, and More then goes on with more of it.
 func (d *Decoder) Decode(src []byte, bit uint, level int) (*Block, error) {
 	if level < 1 || level > 9 || bit > 7 {
 		return nil, errors.New("bzblock: level or bit out of range")
 	}
-	br := newBitReader(src, bit)
-	n, h, err := d.entropy(&br, level*100000)
+	d.part = partial{bit: bit, level: level}
+	return d.decode(src)
+}
+
+// More goes on with the block of the last Decode or More, which returned
+// ErrShort: src is the src that call was given with more bytes after it.
+// What was read from the bytes before is not read again (but for the last
+// group of 50 symbols they held), so that a reader that gets a block's
+// bytes a piece at a time, as a sequential reader of a pipe does, decodes
+// each piece once and never has to guess how long the block is.
+func (d *Decoder) More(src []byte) (*Block, error) {
+	if !d.part.active {
+		return nil, errors.New("bzblock: More without a Decode that ran short")
+	}
+	return d.decode(src)
+}
+
+// partial is the block being decoded, as far as its input went: what More
+// goes on from.
+type partial struct {
+	// active: the last Decode or More returned ErrShort.
+	active bool
+	bit    uint // where the block's magic starts in src[0]
+	level  int
+	// headed: the header and the tables were read from the input's own
+	// bits (not from the zeros read past its end), and are h, symbols,
+	// alpha, Decoder.sel and Decoder.trees. Then group is the first group
+	// of 50 symbols not known to be read from the input's own bits, and at
+	// the offset in bits in src where it starts: every group before it is
+	// in Decoder.syms.
+	headed  bool
+	h       header
+	symbols []byte
+	alpha   int
+	group   int
+	at      int64
+	// least is an offset in bits in src that the block reaches at least,
+	// as far as its header says (0 before it says anything): More with a
+	// src shorter than that would run short again. It saves reading a
+	// header of many selectors again for every few bytes that arrive.
+	least int64
+}
+
+// Need returns, after Decode or More returned ErrShort, the fewest bytes
+// that src must hold for the block to end within it, as far as the block's
+// header tells (no more than the src given, when it tells nothing beyond
+// it): a reader that waits for them waits for nothing the block does not
+// hold. A damaged block may be refused before them.
+func (d *Decoder) Need() int {
+	return int((d.part.least + 7) / 8)
+}
+
+// decode decodes the block d.part describes from src, from where the
+// input ran short the last time, if it did.
+func (d *Decoder) decode(src []byte) (*Block, error) {
+	p := &d.part
+	p.active = false
+	blockSize := p.level * 100000
+	br := newBitReader(src, int64(p.bit))
+	var err error
+	if p.headed {
+		br = newBitReader(src, p.at)
+	} else {
+		err = d.head(&br, blockSize)
+	}
+	n := 0
+	if err == nil {
+		n, err = d.body(&br, blockSize)
+	}
 	if br.short() {
+		p.active = true
 		return nil, ErrShort
 	}
 	if err != nil {
 		return nil, err
 	}
-	d.inverseBWT(n, h.origPtr)
-	if h.randomised {
+	d.inverseBWT(n, p.h.origPtr)
+	if p.h.randomised {
 		derandomise(d.pieces)
 	}
-	d.block = Block{pieces: d.pieces, size: n, end: br.offset() - int64(bit), want: h.crc}
+	d.block = Block{pieces: d.pieces, size: n, end: br.offset() - int64(p.bit), want: p.h.crc}
 	d.block.reset()
 	return &d.block, nil
 }
@@ -93,50 +163,62 @@ type header struct {
 	origPtr    int    // where the block's first byte is in the BWT
 }
 
-// entropy reads the block up to its end-of-block symbol into ll and c,
-// returning its length and its header. The checks are those of the
-// standard library's reader, and in its order but for two things. A
-// randomised block, which it refuses, is decoded as bzip2 decodes it. And
-// the symbols are all read (readCodes) before their runs and
-// move-to-front indexes are undone (symbols), two loops that each keep
-// their state in the processor's registers where one could not, so that a
-// block with both a bad run or index and, later, a bad code or too few
-// selectors fails on the second here, on the first there.
-func (d *Decoder) entropy(br *bitReader, blockSize int) (n int, h header, err error) {
+// The block is read in two parts, its head (the header and the tables)
+// and its body (the symbols, up to the end-of-block symbol, into ll and
+// c). The checks are those of the standard library's reader, and in its
+// order but for two things. A randomised block, which it refuses, is
+// decoded as bzip2 decodes it. And the symbols are all read (readCodes)
+// before their runs and move-to-front indexes are undone (symbols), two
+// loops that each keep their state in the processor's registers where one
+// could not, so that a block with both a bad run or index and, later, a
+// bad code or too few selectors fails on the second here, on the first
+// there.
+
+// head reads the block's header and tables into d.part.
+func (d *Decoder) head(br *bitReader, blockSize int) error {
+	p := &d.part
 	if br.bits(24)<<24|br.bits(24) != BlockMagic {
-		return 0, h, StructuralError("bad block magic value")
+		return StructuralError("bad block magic value")
 	}
-	h.crc = uint32(br.bits(32))
-	h.randomised = br.bit()
-	h.origPtr = int(br.bits(24))
+	p.h.crc = uint32(br.bits(32))
+	p.h.randomised = br.bit()
+	p.h.origPtr = int(br.bits(24))
 	symbols, err := d.symbolMap(br)
 	if err != nil {
-		return 0, h, err
+		return err
 	}
-	trees, err := d.selectors(br)
+	p.symbols, p.alpha = symbols, len(symbols)+2
+	trees, err := d.selectors(br, p.alpha)
 	if err != nil {
-		return 0, h, err
+		return err
 	}
-	alpha := len(symbols) + 2
-	if err := d.codeLengths(br, trees, alpha); err != nil {
-		return 0, h, err
+	if err := d.codeLengths(br, trees, p.alpha); err != nil {
+		return err
 	}
 	if len(d.ll) < blockSize+runSlack {
 		d.ll = make([]byte, blockSize+runSlack)
 		d.tt = make([]uint32, blockSize+1)
 	}
-	k, err := d.readCodes(br, uint16(alpha-1))
+	p.headed, p.group, p.at = !br.short(), 0, br.offset()
+	return nil
+}
+
+// body reads the block's symbols from group d.part.group on and undoes
+// their runs and move-to-front indexes, returning the block's length.
+func (d *Decoder) body(br *bitReader, blockSize int) (int, error) {
+	p := &d.part
+	k, err := d.readCodes(br, uint16(p.alpha-1))
 	if err != nil {
-		return 0, h, err
+		return 0, err
 	}
-	n, err = d.symbols(d.syms[:k], symbols, blockSize)
+	n, err := d.symbols(d.syms[:k], p.symbols, blockSize)
 	if err != nil {
-		return 0, h, err
+		return 0, err
 	}
-	if h.origPtr >= n {
-		return 0, h, StructuralError("origPtr out of bounds")
+	if p.h.origPtr >= n {
+		return 0, StructuralError("origPtr out of bounds")
 	}
-	return n, h, nil
+	return n, nil
 }
 
 // symbolMap reads the two-level bitmap of the byte values the block uses,
@@ -164,13 +246,15 @@ func (d *Decoder) symbolMap(br *bitReader) ([]byte, error) {
 }
 
 // selectors reads the number of trees and the tree of each group of 50
-// symbols (move-to-front coded, in unary) into d.sel.
-func (d *Decoder) selectors(br *bitReader) (int, error) {
+// symbols (move-to-front coded, in unary) into d.sel. It sets d.part.least
+// from their number, before reading them and again after.
+func (d *Decoder) selectors(br *bitReader, alpha int) (int, error) {
 	trees := int(br.bits(3))
 	if trees < 2 || trees > maxTrees {
 		return 0, StructuralError("invalid number of Huffman trees")
 	}
 	n := int(br.bits(15))
+	d.part.least = br.offset() + int64(n) + minTables(trees, alpha)
 	if cap(d.sel) < n {
 		d.sel = make([]uint8, n)
 	}
@@ -192,8 +276,14 @@ func (d *Decoder) selectors(br *bitReader) (int, error) {
 		mtf[0] = v
 		d.sel[i] = v
 	}
+	d.part.least = br.offset() + minTables(trees, alpha)
 	return trees, nil
 }
+
+// minTables is the fewest bits the code lengths of the trees and one
+// symbol take: a tree's first length (5 bits) and a bit ending each
+// symbol's.
+func minTables(trees, alpha int) int64 { return int64(trees*(5+alpha) + 1) }
 
 // codeLengths reads each tree's code lengths (delta coded from a 5-bit
 // start) and builds the trees.
@@ -243,11 +333,14 @@ func (d *Decoder) readCodes(br *bitReader, eob uint16) (int, error) {
 		d.syms = make([]uint16, need)
 	}
 	src := br.src
-	for group := 0; ; group++ {
+	for group := d.part.group; ; group++ {
 		tree, err := d.tree(br, group)
 		if err != nil {
 			return 0, err
 		}
+		// The group starts within the input's own bits (tree says so):
+		// where More goes on if the input ends in it.
+		d.part.group, d.part.at = group, br.offset()
 		table := &tree.table
 		out := d.syms[group*groupSize : (group+1)*groupSize]
 		buf, nb, pos := br.buf, br.n, br.pos

@@ -51,12 +51,12 @@ func stageBlocks(b *testing.B) []stagedBlock {
 	var d Decoder
 	var blocks []stagedBlock
 	for off := int64(32); ; {
-		br := newBitReader(file[off/8:], uint(off%8))
+		br := newBitReader(file[off/8:], off%8)
 		if br.peek(48) != BlockMagic {
 			break
 		}
 		s := stagedBlock{src: file[off/8:], bit: uint(off % 8), level: level}
-		n, h, err := d.entropy(&br, level*100000)
+		n, h, err := entropy(&d, &br, level*100000)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -75,6 +75,16 @@ func stageBlocks(b *testing.B) []stagedBlock {
 		off += br.offset() - int64(off%8)
 	}
 	return blocks
+}
+
+// entropy is the block's entropy stage alone, its head and its body.
+func entropy(d *Decoder, br *bitReader, blockSize int) (int, header, error) {
+	d.part = partial{}
+	if err := d.head(br, blockSize); err != nil {
+		return 0, header{}, err
+	}
+	n, err := d.body(br, blockSize)
+	return n, d.part.h, err
 }
 
 // stageFile is BZBLOCK_BENCH_FILE or 4 MB of the mixed corpus through bzip2.
@@ -149,8 +159,8 @@ func BenchmarkStages(b *testing.B) {
 		})
 	}
 	stage("entropy", func(s *stagedBlock) {
-		br := newBitReader(s.src, s.bit)
-		if _, _, err := d.entropy(&br, s.level*100000); err != nil {
+		br := newBitReader(s.src, int64(s.bit))
+		if _, _, err := entropy(&d, &br, s.level*100000); err != nil {
 			b.Fatal(err)
 		}
 	})

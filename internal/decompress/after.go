@@ -36,7 +36,7 @@ func (r *Reader) startAfter() error {
 	r.started = true
 	r.format = r.after
 	r.buf = bufio.NewReaderSize(&r.src, readSize)
-	next, err := afterStream(r.format, r.buf, nil, r.consumed())
+	next, err := afterStream(r.format, r.buf, r.consumed())
 	switch {
 	case err != nil:
 		return r.wrap(err)

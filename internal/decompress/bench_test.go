@@ -3,6 +3,7 @@ package decompress_test
 import (
 	"bufio"
 	"bytes"
+	stdbzip2 "compress/bzip2"
 	stdgzip "compress/gzip"
 	"fmt"
 	"io"
@@ -179,6 +180,9 @@ var decoders = []struct {
 		return zr, func() { zr.Close() }, err
 	}},
 	{"bzip2/decompress", "bz2", openDecompress},
+	{"bzip2/stdlib", "bz2", func(r io.Reader) (io.Reader, func(), error) {
+		return stdbzip2.NewReader(bufio.NewReaderSize(r, 64<<10)), func() {}, nil
+	}},
 	{"xz/decompress", "xz", openDecompress},
 	{"xz/ulikunitz", "xz", func(r io.Reader) (io.Reader, func(), error) {
 		zr, err := ulikunitz.NewReader(bufio.NewReaderSize(r, 64<<10))

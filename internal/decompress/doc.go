@@ -33,9 +33,9 @@
 // gzip is decoded a member at a time; zstd, lz4 and xz are read through a
 // framing that follows their container structure without decoding it (frame
 // headers, block sizes, checksums: framing.go) and ends the decoder's input
-// where the last stream ends; bzip2 streams end at a bit, found only by
-// decoding, so there the end is recognised from the decoder's error and
-// the last bytes it read (bzip2.go).
+// where the last stream ends; bzip2 is decoded a block at a time, each
+// block's end (at any bit) found by decoding it, and only the stream's own
+// bytes are taken from the input (bzip2.go).
 //
 // # Libraries
 //
@@ -44,8 +44,11 @@
 // three times the standard library's on text, and able to report and start
 // at block boundaries, as an index of a gzip file needs; zstd by
 // github.com/klauspost/compress, whose zstd decoder is pure Go (the
-// standard library has none); bzip2 by the standard library's
-// compress/bzip2; xz by the package's own container reader (xz.go) around
+// standard library has none); bzip2 by the project's own block decoder
+// (internal/bzblock, also used on several cores by internal/blockz: a
+// little over twice as fast as the standard library's compress/bzip2, and
+// it reads the randomised blocks of bzip2 0.9.0, which compress/bzip2
+// refuses); xz by the package's own container reader (xz.go) around
 // the project's LZMA engine (internal/lzma: the maintained pure-Go decoder,
 // github.com/ulikunitz/xz, loses what it has decoded when the input ends,
 // and the standard library has none); lz4 by

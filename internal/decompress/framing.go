@@ -105,7 +105,7 @@ func (w *framing) ready() error {
 		return w.err
 	}
 	if w.kind == boundary && !w.done {
-		next, err := afterStream(w.format, w.r, nil, w.offset())
+		next, err := afterStream(w.format, w.r, w.offset())
 		switch {
 		case err != nil:
 			w.done, w.err = true, err

@@ -158,3 +158,60 @@ func FuzzTrailing(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBzip2 feeds arbitrary bytes, seeded with bzip2 files and damaged and cut
+// copies of them, to the bzip2 reader, and compares it with the standard
+// library's compress/bzip2, which it replaced: when the standard library reads
+// the input whole, the Reader gives the same bytes without error; when the Reader
+// reads it without error, the standard library gives a prefix of its bytes (it
+// refuses randomised blocks and zero padding); when both fail, one's bytes are a
+// prefix of the other's (the standard library gives a damaged block's bytes up to
+// its check, the Reader none of them). One byte at a time from src gives the same
+// bytes and the same error, offset included.
+func FuzzBzip2(f *testing.F) {
+	for _, b := range bzip2Fixtures(f) {
+		if len(b) > 64<<10 {
+			continue // the suite's samples: the fuzzer mutates small inputs better
+		}
+		f.Add(b)
+		f.Add(b[:len(b)*2/3])
+		if len(b) > 40 {
+			c := bytes.Clone(b)
+			c[len(b)/2] ^= 0x10
+			f.Add(c)
+		}
+		if len(b) < 16<<10 {
+			f.Add(append(bytes.Clone(b), b...))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if decompress.Detect(data) != decompress.Bzip2 {
+			return // FuzzReader covers the rest
+		}
+		r := decompress.NewReader(bytes.NewReader(data))
+		defer r.Close()
+		out, err := drain(t, r)
+		if err != nil {
+			var de *decompress.Error
+			if !errors.As(err, &de) || de.Format != decompress.Bzip2 || de.Offset < 0 || de.Offset > int64(len(data)) {
+				t.Fatalf("error %v (%T) is not an *Error of bzip2 within the input", err, err)
+			}
+		}
+		std, stdErr := stdBzip2(data)
+		switch {
+		case len(out) >= fuzzLimit || len(std) >= fuzzLimit:
+		case stdErr == nil && (err != nil || !bytes.Equal(out, std)):
+			t.Fatalf("the standard library reads %d bytes; the Reader %d, %v", len(std), len(out), err)
+		case err == nil && !bytes.HasPrefix(out, std):
+			t.Fatalf("the Reader reads %d bytes; the standard library %d that are not their start (%v)", len(out), len(std), stdErr)
+		case !bytes.HasPrefix(out, std) && !bytes.HasPrefix(std, out):
+			t.Fatalf("the Reader gives %d bytes (%v), the standard library %d (%v): neither starts the other", len(out), err, len(std), stdErr)
+		}
+		r1 := decompress.NewReader(iotest.OneByteReader(bytes.NewReader(data)))
+		defer r1.Close()
+		out1, err1 := drain(t, r1)
+		if !bytes.Equal(out, out1) || fmt.Sprint(err) != fmt.Sprint(err1) {
+			t.Fatalf("one byte at a time: %d bytes, %v; at once: %d bytes, %v", len(out1), err1, len(out), err)
+		}
+	})
+}

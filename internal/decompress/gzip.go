@@ -34,7 +34,7 @@ func newGzipDecoder(r *bufio.Reader, offset func() int64) (*gzipDecoder, error) 
 func (g *gzipDecoder) Read(p []byte) (int, error) {
 	for {
 		if g.between {
-			next, err := afterStream(Gzip, g.r, nil, g.offset())
+			next, err := afterStream(Gzip, g.r, g.offset())
 			if err != nil {
 				return 0, err
 			}
@@ -73,7 +73,7 @@ func (g *gzipDecoder) close() {}
 // error of r's source is returned as it is. Package zindex walks a file's
 // members with it, so that an index and a Reader agree on where they end.
 func GzipFollows(r *bufio.Reader, at int64) (bool, error) {
-	next, err := afterStream(Gzip, r, nil, at)
+	next, err := afterStream(Gzip, r, at)
 	if err == io.ErrUnexpectedEOF {
 		return false, &Error{Format: Gzip, Offset: at, Err: err}
 	}

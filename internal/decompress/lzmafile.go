@@ -52,7 +52,7 @@ func (d *lzmaDecoder) start() error {
 func (d *lzmaDecoder) Read(p []byte) (int, error) {
 	for {
 		if d.between {
-			next, err := afterStream(Lzma, d.r, nil, d.offset())
+			next, err := afterStream(Lzma, d.r, d.offset())
 			if err != nil {
 				return 0, err
 			}

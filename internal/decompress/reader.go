@@ -61,8 +61,10 @@ var (
 // unwrapped.
 //
 // Memory does not depend on the length of the input: a Reader holds a 64
-// KiB read buffer and its decoder's state, which is 32 KiB for gzip; at
-// most 900 KB of block for bzip2; up to three times the frame's block size
+// KiB read buffer and its decoder's state, which is 32 KiB for gzip; for
+// bzip2 the compressed bytes of one block (at most 2.3 MB at level 9, about
+// 250 KB on text) and the block decoder's tables (about 7 MB at level 9);
+// up to three times the frame's block size
 // for lz4 (64 KiB to 4 MiB; 8 MiB blocks in legacy frames); the frame's
 // window for zstd (refused above 128 MiB, as the zstd command does by
 // default; 2 MiB or less at the default levels) and 128 KiB; the dictionary
@@ -345,8 +347,9 @@ func (s *source) Read(p []byte) (int, error) {
 
 // Error is the error of a damaged stream, or of trailing data after the
 // last complete one: its format, the compressed offset at which the decoder
-// failed (the bytes of src it had consumed when it reported the damage; for
-// a truncated stream, the length of src; for trailing data, where it
+// failed (the bytes of src it had consumed when it reported the damage, or
+// for bzip2 the byte where the damaged block starts, or after the bytes a
+// failed CRC covers; for a truncated stream, the length of src; for trailing data, where it
 // starts, the end of the last complete stream) and the decoder's error,
 // which errors.Is and errors.As reach through Unwrap. A truncated stream's
 // Err is io.ErrUnexpectedEOF; trailing data's is ErrTrailingData.

@@ -14,10 +14,9 @@ const (
 )
 
 // afterStream decides what follows a complete stream of format f, whose end is
-// at offset at of the input. pre holds the bytes after the end that the
-// decoder has already consumed (bzip2's reads past its end-of-stream
-// marker; nil for the other formats); the rest is read from r. The rules
-// are gzip's, for every format:
+// at offset at of the input, read from r, which is at the byte after the
+// stream (every decoder consumes exactly its streams' bytes). The rules are
+// gzip's, for every format:
 //
 //   - the end of the input, or zero bytes up to it (the padding of tapes and
 //     block devices): endOfInput, the bytes consumed;
@@ -34,10 +33,9 @@ const (
 // afterStream reads one byte at a time until it knows, as detection does, so
 // that a pipe that pauses between two streams is not waited on for bytes
 // that are not needed.
-func afterStream(f Format, r *bufio.Reader, pre []byte, at int64) (after, error) {
+func afterStream(f Format, r *bufio.Reader, at int64) (after, error) {
 	var head [maxMagic]byte
-	n := copy(head[:], pre)
-	consumed := n // bytes of head taken out of r, not just peeked
+	n := 0
 	for {
 		g, more := match(f, head[:n])
 		switch {
@@ -47,8 +45,8 @@ func afterStream(f Format, r *bufio.Reader, pre []byte, at int64) (after, error)
 		case !more:
 			return zeros(f, r, head[:n], at)
 		}
-		b, err := r.Peek(n - consumed + 1)
-		if len(b) < n-consumed+1 {
+		b, err := r.Peek(n + 1)
+		if len(b) < n+1 {
 			if err != io.EOF {
 				return 0, err
 			}
@@ -66,7 +64,7 @@ func afterStream(f Format, r *bufio.Reader, pre []byte, at int64) (after, error)
 }
 
 // zeros goes on from afterStream once head (the bytes after the end of a
-// stream, of which those in r only peeked) can start no magic number of f:
+// stream, peeked at r's front) can start no magic number of f:
 // zero bytes up to the end of the input are padding, anything else is
 // trailing data. For xz, zero bytes in a multiple of four followed by a
 // stream are stream padding.
@@ -98,7 +96,7 @@ func zeros(f Format, r *bufio.Reader, head []byte, at int64) (after, error) {
 		}
 		if f == Xz && count%4 == 0 {
 			// The next stream, if its magic number follows.
-			next, err := afterStream(Xz, r, nil, at)
+			next, err := afterStream(Xz, r, at)
 			if err == nil && next == nextStream {
 				return nextStream, nil
 			}

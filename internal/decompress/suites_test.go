@@ -53,6 +53,5 @@ func TestSuites(t *testing.T) {
 
 // knownFailures are the cases not yet read as their suite says, and why.
 var knownFailures = map[string]string{
-	"bzip2/randomised.bz2": "the sequential bzip2 reader (compress/bzip2) refuses randomised blocks; internal/bzblock reads them (h-bzip2), the call from decompress/bzip2.go is the bzip2 engineer's",
-	"zstd/off0.bin.zst":    "klauspost/compress decodes offset 0 as 1, as zstd 1.5.5 did",
+	"zstd/off0.bin.zst": "klauspost/compress decodes offset 0 as 1, as zstd 1.5.5 did",
 }
