@@ -145,10 +145,13 @@ func (e *engine) joinKnown() int {
 // joinKeep returns how far the bytes of the record of many lines in progress may leave
 // data (as pieces, dropped by TooLong, gathered into blocks): up to scan while its last
 // line is open, else up to its last separator, which Chomp and TooLongCut look at and
-// which must end its last piece.
+// which must end its last piece. An open line with no bytes yet (a pattern such as "^"
+// decides a line by its first zero bytes) keeps that separator too: if the input ends
+// there, the record ends on it.
 func (e *engine) joinKeep() int {
-	if e.joining.open {
+	at := int(e.joining.at-e.base) - len(e.cfg.sep)
+	if e.joining.open && e.scan > at+len(e.cfg.sep) {
 		return e.scan
 	}
-	return int(e.joining.at-e.base) - len(e.cfg.sep)
+	return at
 }

@@ -253,3 +253,28 @@ func TestMultilineValidate(t *testing.T) {
 		t.Fatalf("Next with invalid Multiline: %v", r.Err())
 	}
 }
+
+// A pattern that matches every line's first zero bytes ("^" as Continue) decides the line
+// after a record's last one before any of its bytes arrive; when the input ends there, the
+// record ends on its last separator, which TooLongCut gives after the cut (a bug found by
+// the differential test's clock seed: the separator had been dropped with the tossed bytes).
+func TestMultilineCutKeepsLastSeparator(t *testing.T) {
+	in := []byte("é\r\t\n\t\naSx\r\n;;x\n")
+	want := []linereader.Seen{{Rec: "é\r\t\n\t\naSx\r\n", LineNo: 1}}
+	for _, bs := range []int{0, 1, 5, 64} {
+		for _, how := range linereader.Iterators {
+			opt := linereader.Options{BufferSize: bs, MaxRecord: 11, TooLong: linereader.TooLongCut, Multiline: cont("^")}
+			got, err := linereader.ReadAtMost(linereader.New(bytes.NewReader(in), opt), how, 10)
+			if err != nil {
+				t.Fatalf("%s, BufferSize %d: %v", how, bs, err)
+			}
+			if how == "Pieces" || how == "Runs" {
+				got = linereader.Joined(got)
+			}
+			mustSame(t, want, got, fmt.Sprintf("%s, BufferSize %d", how, bs))
+			if d := checkJoined(in, opt, linereader.New(bytes.NewReader(in), opt), how); d != "" {
+				t.Fatalf("%s, BufferSize %d: %s", how, bs, d)
+			}
+		}
+	}
+}
