@@ -51,6 +51,7 @@ printf 'package main\n\nimport _ "github.com/dustin/go-humanize"\n\nfunc main() 
 	go build -o "$work/nothing+humanize" ./startupprobe/humanize)
 (cd "$work/before" && go build -o "$work/foreach-before" ./cmd/foreach)
 (cd "$work/src" && timeit_build "$work")
+export TIMEIT="$work/timeit" # timeit_build ran in a subshell
 
 python3 - "$(go env GOROOT)/src" "$work/small.txt" <<'PY'
 import os, sys
