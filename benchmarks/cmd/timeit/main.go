@@ -33,10 +33,15 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 )
 
 func main() {
+	// One processor: while the pipe's reader waits in splice(2), a second one would send
+	// the runtime's idle threads spinning on the core the command needs (the command's
+	// involuntary context switches doubled, and its time with them).
+	runtime.GOMAXPROCS(1)
 	var cfg config
 	flag.IntVar(&cfg.rounds, "rounds", 5, "timed rounds, each running every command once")
 	flag.IntVar(&cfg.warmup, "warmup", 1, "untimed runs of each command before the rounds")

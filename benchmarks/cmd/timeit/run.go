@@ -74,10 +74,7 @@ func (r runner) connect(cmd *exec.Cmd) (done func() error, err error) {
 		if err != nil {
 			return nil, err
 		}
-		done = func() error {
-			_, err := io.Copy(io.Discard, out)
-			return err
-		}
+		done = func() error { return drain(out) }
 	default:
 		f, err := os.Create(r.output) // truncated before every run
 		if err != nil {
@@ -139,4 +136,19 @@ func (l *limited) Write(p []byte) (int, error) {
 		l.n -= k
 	}
 	return len(p), nil
+}
+
+// drainRead reads r to its end and drops what it reads, 1 MiB at a time: io.Discard's
+// ReadFrom reads 8 KiB at a time, a quarter of what a pipe holds.
+func drainRead(r io.Reader) error {
+	buf := make([]byte, 1<<20)
+	for {
+		_, err := r.Read(buf)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
