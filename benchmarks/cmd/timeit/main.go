@@ -9,8 +9,10 @@
 //
 // Each CMD is split into words as a shell would split it (quotes and backslashes; no
 // globbing, no variables, no pipes) and run without a shell, as `hyperfine -N` runs it,
-// with standard input from /dev/null and standard output to /dev/null (or read through
-// a pipe, or written to FILE, truncated before every run). After -warmup untimed runs of
+// with standard input from /dev/null and standard output to /dev/null (or a pipe emptied
+// into /dev/null by splice(2), as hyperfine empties it, or FILE, truncated before every
+// run), and, as hyperfine does, an environment variable of a random length (0 to 4095
+// bytes) that moves the command's stack from run to run. After -warmup untimed runs of
 // each command, each of -rounds rounds runs every command once, in an order rotated by
 // one from round to round, so that a slow spell of a shared machine falls on all of them.
 //
@@ -45,7 +47,7 @@ func main() {
 	var cfg config
 	flag.IntVar(&cfg.rounds, "rounds", 5, "timed rounds, each running every command once")
 	flag.IntVar(&cfg.warmup, "warmup", 1, "untimed runs of each command before the rounds")
-	flag.StringVar(&cfg.output, "output", "null", "where each command's standard output goes: null, pipe (read and dropped) or a FILE (truncated before every run)")
+	flag.StringVar(&cfg.output, "output", "null", "where each command's standard output goes: null, pipe (emptied into /dev/null) or a FILE (truncated before every run)")
 	flag.StringVar(&cfg.prepare, "prepare", "", "a command run (untimed) before every run of every command")
 	flag.StringVar(&cfg.jsonOut, "json", "", "write every run to this FILE as JSON")
 	flag.StringVar(&cfg.names, "names", "", "comma-separated names for the commands in the report (default: the commands)")
