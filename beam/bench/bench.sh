@@ -6,6 +6,11 @@
 #
 #   bash beam/bench/bench.sh                  # ROUNDS=5 TALL=256MiB MIXED=64MiB by default
 #   ROUNDS=3 TALL=64MiB bash beam/bench/bench.sh
+#   REAL_MIB=200 RESULTS=results-real.md bash beam/bench/bench.sh
+#                                             # real text instead: the Go distribution's .go
+#                                             # files in path order, repeated to 200 MiB and
+#                                             # cut at a line end (a vocabulary of about a
+#                                             # million words, where the generator's has few)
 #
 # Each timed run holds /tmp/foreach-bench.lock (flock), so that no two measurements of the
 # project run at once; the contenders alternate within each round, in reverse order every
@@ -36,10 +41,21 @@ go build -o "$WORK/seqloop" ./seqloop
 go build -o "$WORK/perrecord" ./perrecord
 (cd ../.. && go build -o "$WORK/foreach" ./cmd/foreach)
 mkdir -p "$WORK/data" "$WORK/tiny" "$WORK/out"
-(cd ../.. && go run ./testdata/gen --shape tall --size "$TALL" -o "$WORK/data/tall.txt" &&
-	go run ./testdata/gen --shape mixed --size "$MIXED" -o "$WORK/data/mixed.txt")
+if [ -n "${REAL_MIB:-}" ]; then
+	find "$(go env GOROOT)/src" -name '*.go' -type f | LC_ALL=C sort >"$WORK/gofiles"
+	want_bytes=$((REAL_MIB * 1048576))
+	while [ "$(stat -c %s "$WORK/data/real.txt" 2>/dev/null || echo 0)" -lt "$want_bytes" ]; do
+		xargs cat <"$WORK/gofiles" >>"$WORK/data/real.txt"
+	done
+	head -c "$want_bytes" "$WORK/data/real.txt" | sed '$d' >"$WORK/data/real.cut" && mv "$WORK/data/real.cut" "$WORK/data/real.txt"
+	what="real text, the Go distribution's .go files in path order repeated to $REAL_MIB MiB and cut at a line end"
+else
+	(cd ../.. && go run ./testdata/gen --shape tall --size "$TALL" -o "$WORK/data/tall.txt" &&
+		go run ./testdata/gen --shape mixed --size "$MIXED" -o "$WORK/data/mixed.txt")
+	what="generated tall ($TALL) and mixed ($MIXED)"
+fi
 printf 'one line\n' >"$WORK/tiny/one.txt"
-files=("$WORK/data/tall.txt" "$WORK/data/mixed.txt")
+files=("$WORK"/data/*.txt)
 bytes=$(cat "${files[@]}" | wc -c)
 
 # The contenders: a name, then the command (run by bash -c, in $WORK).
@@ -53,9 +69,9 @@ names=(
 	"perrecord on Prism: every record an element"
 )
 cmds=(
-	"./foreach -c -j2 data/tall.txt data/mixed.txt"
-	"./seqloop -records data/tall.txt data/mixed.txt"
-	"./seqloop data/tall.txt data/mixed.txt"
+	"./foreach -c -j2 data/*.txt"
+	"./seqloop -records data/*.txt"
+	"./seqloop data/*.txt"
 	"./foreach-beam --input 'data/*.txt' --output out/prism"
 	"./foreach-beam --input 'data/*.txt' --output out/direct --runner=direct"
 	"./foreach-beam --input 'tiny/*.txt' --output out/tiny"
@@ -64,8 +80,8 @@ cmds=(
 
 # Every contender must agree on the number of records before any is timed.
 cd "$WORK"
-want=$(./seqloop -records data/tall.txt data/mixed.txt | awk '{print $3}')
-./foreach -c data/tall.txt data/mixed.txt | grep -q "^$want total$" || { echo "foreach -c disagrees"; exit 1; }
+want=$(./seqloop -records data/*.txt | awk '{print $3}')
+[ "$(./foreach -c data/*.txt | tail -n 1 | awk '{print $1}')" = "$want" ] || { echo "foreach -c disagrees"; exit 1; }
 ./foreach-beam --input 'data/*.txt' --output out/check >/dev/null
 sum=$(awk -F'\t' '{s += $2} END {print s}' out/check-records.tsv)
 [ "$sum" = "$want" ] || { echo "foreach-beam counts $sum records, want $want"; exit 1; }
@@ -87,9 +103,9 @@ median() { sort -n | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; e
 {
 	echo "# foreach-beam against foreach -c and a sequential loop"
 	echo
-	echo "Written by \`beam/bench.sh\` (ROUNDS=$ROUNDS TALL=$TALL MIXED=$MIXED) at commit $commit, $(date -u '+%Y-%m-%d %H:%M UTC')."
+	echo "Written by \`beam/bench/bench.sh\` (ROUNDS=$ROUNDS TALL=$TALL MIXED=$MIXED REAL_MIB=${REAL_MIB:-}) at commit $commit, $(date -u '+%Y-%m-%d %H:%M UTC')."
 	echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(go version | cut -d' ' -f3), load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
-	echo "Files: generated tall ($TALL) and mixed ($MIXED), $bytes bytes and $want records in all, in the page cache."
+	echo "Files: $what, $bytes bytes and $want records in all, in the page cache."
 	echo "Medians of $ROUNDS alternated runs, process start included; CPU is user+sys; RSS is the peak."
 	echo
 	echo "| command | wall s | CPU s | peak RSS MiB | wall vs seqloop |"

@@ -51,16 +51,19 @@ import (
 )
 
 func init() {
-	register.DoFn5x1[context.Context, *sdf.LockRTracker, fileio.ReadableFile, func(string, int64), func(string, int64), error](&countFn{})
+	register.DoFn5x1[context.Context, *sdf.LockRTracker, fileio.ReadableFile, func(string, int64), func(int, []byte), error](&countFn{})
+	register.DoFn3x1[int, func(*[]byte) bool, func(wordCount), error](&shardTopFn{})
 	register.Function2x0(zeroRecords)
 	register.Function2x1(formatRecords)
-	register.Function2x1(toWordCount)
 	register.Function2x1(lessWordCount)
 	register.Function1x1(formatTop)
 	register.Function3x0(joinSorted)
 	register.Emitter1[string]()
 	register.Emitter2[string, int64]()
+	register.Emitter2[int, []byte]()
+	register.Emitter1[wordCount]()
 	register.Iter1[string]()
+	register.Iter1[[]byte]()
 }
 
 // config is the command line of the job, apart from Beam's own flags.
@@ -250,8 +253,8 @@ func (j *job) wordsFile() string   { return j.output + "-words.tsv" }
 
 // pipeline is the job. The files are read once, by one splittable DoFn that counts both
 // records and words inside each section and emits only totals: per section, the number of
-// records of its file and one count per distinct word. Making every record an element
-// would cost several times the reading itself.
+// records of its file and the words' tallies, a few large elements (words.go). Making
+// every record an element would cost several times the reading itself.
 func (j *job) pipeline() *beam.Pipeline {
 	p, s := beam.NewPipelineWithRoot()
 	files := fileio.ReadMatches(s, foreachio.MatchFiles(s, j.input))
@@ -261,7 +264,7 @@ func (j *job) pipeline() *beam.Pipeline {
 	perFile := stats.SumPerKey(s, beam.Flatten(s, records, zeros))
 	textio.Write(s, j.recordsFile(), sortedText(s, beam.ParDo(s, formatRecords, perFile)))
 
-	counts := beam.ParDo(s, toWordCount, stats.SumPerKey(s, words))
+	counts := beam.ParDo(s, &shardTopFn{Top: j.top}, beam.GroupByKey(s, words))
 	textio.Write(s, j.wordsFile(), beam.ParDo(s, formatTop, top.Largest(s, counts, j.top, lessWordCount)))
 	return p
 }
@@ -275,17 +278,17 @@ var (
 	wordsCounter   = beam.NewCounter(counterNamespace, "words")
 )
 
-// countFn counts the records of a section and its words, in a map, and emits the file's
-// record count and one total per distinct word.
+// countFn counts the records of a section and its words, and emits the file's record
+// count and the words' tallies per shard.
 type countFn struct{ foreachio.Sections }
 
-func (f *countFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, emitRecords, emitWords func(string, int64)) error {
-	counts := map[string]int64{}
+func (f *countFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, emitRecords func(string, int64), emitWords func(int, []byte)) error {
+	t := newTally()
 	var records, words int64
 	err := f.Each(ctx, rt, file, func(_ int64, rec []byte) error {
 		records++
 		for w := range bytes.FieldsSeq(rec) {
-			counts[string(w)]++ // the map key is a copy: rec is borrowed
+			t.add(w, emitWords)
 			words++
 		}
 		return nil
@@ -296,9 +299,7 @@ func (f *countFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file
 	if records > 0 {
 		emitRecords(file.Metadata.Path, records)
 	}
-	for w, n := range counts {
-		emitWords(w, n)
-	}
+	t.flush(emitWords)
 	recordsCounter.Inc(ctx, records)
 	wordsCounter.Inc(ctx, words)
 	return nil
@@ -314,8 +315,6 @@ type wordCount struct {
 	N    int64
 }
 
-func toWordCount(w string, n int64) wordCount { return wordCount{w, n} }
-
 // lessWordCount orders by count, and between equal counts puts the alphabetically later
 // word first, so that the report lists ties in alphabetical order and is the same on
 // every run.
@@ -326,16 +325,19 @@ func lessWordCount(a, b wordCount) bool {
 	return a.Word > b.Word
 }
 
+// compareWordCount orders the most frequent first, as the report lists them.
+func compareWordCount(a, b wordCount) int {
+	if lessWordCount(a, b) {
+		return 1
+	}
+	if lessWordCount(b, a) {
+		return -1
+	}
+	return 0
+}
+
 func formatTop(top []wordCount) string {
-	slices.SortFunc(top, func(a, b wordCount) int {
-		if lessWordCount(a, b) {
-			return 1
-		}
-		if lessWordCount(b, a) {
-			return -1
-		}
-		return 0
-	})
+	slices.SortFunc(top, compareWordCount)
 	lines := make([]string, len(top))
 	for i, wc := range top {
 		lines[i] = fmt.Sprintf("%s\t%d", wc.Word, wc.N)
