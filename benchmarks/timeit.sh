@@ -31,5 +31,5 @@ timeit_row() {
 
 # timeit_note: the line every report gives about its timing method.
 timeit_note() {
-	echo "Timed by \`benchmarks/cmd/timeit\` (benchmarks/timeit.sh): each command a whole process (a pipeline run as \`bash -c\`), wall time from its start to the exit of what it waited for, CPU time (user + system) of the process tree from wait4; ROUNDS=${ROUNDS:-5} rounds after WARMUP=${WARMUP:-1}, the commands in an order rotated every round; medians. Every run was timed by hyperfine too (\`hyperfine -N -r 1\`, right after timeit's run), and every command's medians by the two agree within AGREE=${AGREE:-0.10}: the tables under \"Checked against hyperfine\"."
+	echo "Timed by \`benchmarks/cmd/timeit\` (benchmarks/timeit.sh): each command a whole process (a pipeline run as \`bash -c\`), wall time from its start to the exit of what it waited for, CPU time (user + system) of the process tree from wait4; ROUNDS=${ROUNDS:-5} rounds after WARMUP=${WARMUP:-1}, the commands in an order rotated every round; medians. Every run was timed by hyperfine too (\`hyperfine -N -r 1\`, right after timeit's run or, every other round, right before it; both give each run an environment of random size), and every command's medians by the two agree within AGREE=${AGREE:-0.10}: the tables under \"Checked against hyperfine\"."
 }
