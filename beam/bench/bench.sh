@@ -6,7 +6,7 @@
 #
 #   bash beam/bench/bench.sh                  # ROUNDS=5 TALL=256MiB MIXED=64MiB by default
 #   ROUNDS=3 TALL=64MiB bash beam/bench/bench.sh
-#   REAL_MIB=200 RESULTS=results-real.md bash beam/bench/bench.sh
+#   REAL_MIB=200 bash beam/bench/bench.sh    # into results-real.md
 #                                             # real text instead: the Go distribution's .go
 #                                             # files in path order, repeated to 200 MiB and
 #                                             # cut at a line end (a vocabulary of about a
@@ -24,6 +24,7 @@ ROUNDS=${ROUNDS:-5}
 TALL=${TALL:-256MiB}
 MIXED=${MIXED:-64MiB}
 RESULTS=${RESULTS:-results.md}
+if [ -n "${REAL_MIB:-}" ]; then RESULTS=${RESULTS/#results.md/results-real.md}; fi
 LOCK=${LOCK:-/tmp/foreach-bench.lock}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
