@@ -60,15 +60,7 @@ cd "$(dirname "$0")/.."
 . benchmarks/keep.sh
 . benchmarks/timeit.sh
 
-lock=/tmp/foreach-bench.lock
-if [ -z "${FOREACH_BENCH_LOCKED:-}" ]; then
-	export FOREACH_BENCH_LOCKED=1
-	parent="$(ps -o args= -p "$PPID" 2>/dev/null || true)"
-	case "$parent" in
-	flock*"$lock"*) ;; # already under the lock, taken by our parent
-	*) exec flock "$lock" "$0" "$@" ;;
-	esac
-fi
+timeit_lock "$@"
 
 size="${SIZE:-256MiB}"
 rounds="${ROUNDS:-5}"

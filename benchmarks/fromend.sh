@@ -32,11 +32,7 @@ cd "$(dirname "$0")/.."
 . benchmarks/keep.sh
 . benchmarks/timeit.sh
 
-lock=/tmp/foreach-bench.lock
-if [ -z "${FOREACH_BENCH_LOCKED:-}" ]; then
-	export FOREACH_BENCH_LOCKED=1
-	exec flock "$lock" "$0" "$@"
-fi
+timeit_lock "$@"
 
 size="${SIZE:-256MiB}"
 rounds="${ROUNDS:-5}"

@@ -25,11 +25,7 @@ cd "$(dirname "$0")/.."
 . benchmarks/keep.sh
 . benchmarks/timeit.sh
 
-lock=/tmp/foreach-bench.lock
-if [ -z "${FOREACH_BENCH_LOCKED:-}" ]; then
-	export FOREACH_BENCH_LOCKED=1
-	exec flock "$lock" "$0" "$@"
-fi
+timeit_lock "$@"
 
 export ROUNDS="${ROUNDS:-300}" WARMUP="${WARMUP:-20}"
 before="${BEFORE:-7c87f6a}"

@@ -5,6 +5,7 @@
 # time of the process tree from wait4, and times every run by hyperfine too; the two must
 # agree within AGREE (default 0.10) or the script stops, keeping nothing.
 #
+#   timeit_lock "$@"                 # the script again, under the machine's timing lock
 #   timeit_build DIR                 # DIR/timeit, from the tree the script runs in
 #   timeit_row OUT [FLAG...] CMD...  # timeit's flags and commands; writes OUT.json (every
 #                                    # run) and OUT.md (its table), or stops the script
@@ -13,6 +14,21 @@
 # while the script runs will make the two methods disagree, since they time different
 # runs; AGREE=0.5 lets a run on a busy machine through to show that a script works, never
 # for a published run (the report says which AGREE was used).
+# timeit_lock "$@" (right after the cd): runs the script again under
+# /tmp/foreach-bench.lock (flock), so that two timing runs on one machine never overlap.
+# Run as `flock /tmp/foreach-bench.lock SCRIPT`, it sees that the lock is its parent's and
+# does not wait for it.
+timeit_lock() {
+	local lock=/tmp/foreach-bench.lock parent
+	[ -z "${FOREACH_BENCH_LOCKED:-}" ] || return 0
+	export FOREACH_BENCH_LOCKED=1
+	parent="$(ps -o args= -p "$PPID" 2>/dev/null || true)"
+	case "$parent" in
+	flock*"$lock"*) return 0 ;;
+	esac
+	exec flock "$lock" "$0" "$@"
+}
+
 timeit_build() {
 	TIMEIT="$1/timeit"
 	go build -o "$TIMEIT" ./benchmarks/cmd/timeit
