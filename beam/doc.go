@@ -46,7 +46,9 @@
 // linereader.NewSection. Each record is claimed by the offset of its first byte before it
 // is used, so when a runner splits a range at some offset while it is read, the worker
 // stops before the first record starting at or after it and the new range yields exactly
-// those records.
+// those records. Records of many lines (Options.Multiline) are split the same way: a
+// section begins at the first record beginning at or after its offset (its patterns reach
+// the workers as their source text, as encoding/json gives a *regexp.Regexp).
 //
 // A compressed file whose text is read (*.gz by its name, any format with
 // Options.Decompress) is cut in sections of its decompressed text when it has an index

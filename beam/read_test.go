@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -139,6 +140,40 @@ func TestReadTinySectionsOtherSeparators(t *testing.T) {
 		// "ne " straddles boundaries at every one of its bytes in 1-, 2- and 3-byte sections.
 		checkFile(t, corpora["mixed"], linereader.Options{Sep: []byte("ne "), Chomp: true}, 1, 2, 3)
 	})
+}
+
+// Records of many lines in sections: a section begins at the first record beginning at
+// or after its offset, and the one before reads on to finish its last record, so sections
+// at every byte give a sequential read's records. The patterns reach the workers through
+// the DoFn's encoding (a *regexp.Regexp is encoded as its source text).
+func TestReadMultilineSections(t *testing.T) {
+	dir := t.TempDir()
+	path := generate(t, dir, "trace.log", corpus.Spec{Shape: corpus.StackTrace, Lines: 25, Phrases: 2, Seed: 7})
+	cases := []struct {
+		name string
+		ml   linereader.Multiline
+	}{
+		{"Start", linereader.Multiline{Start: regexp.MustCompile(`^\d{4}-\d\d-\d\d `)}},
+		{"Continue, MaxLines", linereader.Multiline{Continue: regexp.MustCompile(`^(\s|Caused by|\.\.\.)`), MaxLines: 4}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			opt := linereader.Options{Multiline: &c.ml}
+			if recs, _ := sequential(t, path, mustRead(t, path), opt); len(recs) < 20 {
+				t.Fatalf("%d records: the corpus has too few entries to test joining", len(recs))
+			}
+			checkFile(t, path, opt, 1, 13, 512)
+		})
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // Corpora of 1.5 to 5.4 MiB in 1 MiB sections (two to six per file), and the mixed one also
